@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* counters: an interface's rx_bytes/tx_bytes files, opened once and re-read with pread. */
+#include "config.h"
+
+#include "counters.h"
+#include "iface.h"
+#include "sysfs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+
+/* Mark both files closed (call before first use). */
+void counters_init(struct counter_files *files)
+{
+	files->rx_fd = -1;
+	files->tx_fd = -1;
+}
+
+/* Open <name>/statistics/<counter> under dirfd; the fd or -errno. */
+static int open_counter(int dirfd, const char *name, const char *counter)
+{
+	char path[IFACE_NAME_MAX + 32];
+	snprintf(path, sizeof path, "%s/statistics/%s", name, counter);
+	return sysfs_open(dirfd, path);
+}
+
+/* Open <name>/statistics/{rx,tx}_bytes under the class/net folder dirfd; 0 or -errno. */
+int counters_open(struct counter_files *files, int dirfd, const char *name)
+{
+	counters_close(files);
+	int rx = open_counter(dirfd, name, "rx_bytes");
+	if (rx < 0)
+		return rx;
+	int tx = open_counter(dirfd, name, "tx_bytes");
+	if (tx < 0) {
+		close(rx);
+		return tx;
+	}
+	files->rx_fd = rx;
+	files->tx_fd = tx;
+	return 0;
+}
+
+/* pread one counter file and parse it; 0 or a negative errno. */
+static int read_one(int fd, uint64_t *out)
+{
+	char buf[SYSFS_VALUE_MAX];
+	if (fd < 0)
+		return -EBADF;
+	ssize_t n = sysfs_pread(fd, buf, sizeof buf);
+	if (n < 0)
+		return (int)n;
+	return sysfs_parse_u64(buf, (size_t)n, out) == 0 ? 0 : -EINVAL;
+}
+
+/* Read both counters; 0, or -errno / -EINVAL (malformed text) when there is no reading. */
+int counters_read(const struct counter_files *files, struct counter_pair *out)
+{
+	int rc = read_one(files->rx_fd, &out->rx);
+	return rc != 0 ? rc : read_one(files->tx_fd, &out->tx);
+}
+
+/* Close both files (safe to call on closed files). */
+void counters_close(struct counter_files *files)
+{
+	if (files->rx_fd >= 0)
+		close(files->rx_fd);
+	if (files->tx_fd >= 0)
+		close(files->tx_fd);
+	counters_init(files);
+}

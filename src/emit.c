@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* emit: the NVTX side: the "KvikIO NIC" domain, the payload schema, counter groups, samples. */
+#include "config.h"
+
+#include "emit.h"
+
+#include <stddef.h>
+
+#include <nvtx3/nvToolsExt.h>
+#include <nvtx3/nvToolsExtCounters.h>
+#include <nvtx3/nvToolsExtPayload.h>
+#include <nvtx3/nvToolsExtSemanticsCounters.h>
+
+/* The payload layout must be what the schema below says it is. */
+_Static_assert(offsetof(struct rate, rx) == 0 && offsetof(struct rate, tx) == 8 &&
+		       sizeof(struct rate) == 16,
+	       "struct rate must be two packed doubles, rx then tx");
+
+static nvtxDomainHandle_t domain;
+static uint64_t schema_id;
+
+static const nvtxPayloadSchemaEntry_t schema_entries[] = {
+	{.type = NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE, .name = "rx", .description = "Receive rate",
+	 .offset = offsetof(struct rate, rx)},
+	{.type = NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE, .name = "tx", .description = "Transmit rate",
+	 .offset = offsetof(struct rate, tx)},
+};
+
+/* Counter semantics shared by every group: MiB/s, unscaled. */
+static const nvtxSemanticsCounter_t counter_semantics = {
+	.header = {.structSize = sizeof(nvtxSemanticsCounter_t),
+		   .semanticId = NVTX_SEMANTIC_ID_COUNTERS_V1,
+		   .version = NVTX_COUNTER_SEMANTIC_VERSION},
+	.flags = NVTX_COUNTER_FLAGS_NONE,
+	.unit = EMIT_UNIT,
+	.unitScaleNumerator = 1,
+	.unitScaleDenominator = 1,
+	.limitType = NVTX_COUNTER_LIMIT_UNDEFINED,
+};
+
+/* Create the domain and register the payload schema (no-ops unless a tool is injected). */
+void emit_init(void)
+{
+	domain = nvtxDomainCreateA(EMIT_DOMAIN_NAME);
+	const nvtxPayloadSchemaAttr_t attr = {
+		.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE |
+			     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_FLAGS | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+			     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES |
+			     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_STATIC_SIZE,
+		.name = EMIT_SCHEMA_NAME,
+		.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC,
+		.flags = NVTX_PAYLOAD_SCHEMA_FLAG_COUNTER_GROUP,
+		.entries = schema_entries,
+		.numEntries = sizeof schema_entries / sizeof schema_entries[0],
+		.payloadStaticSize = sizeof(struct rate),
+	};
+	schema_id = nvtxPayloadSchemaRegister(domain, &attr);
+}
+
+/* Register a counter group named name (an interface, or "total"); returns its id. */
+uint64_t emit_register_group(const char *name)
+{
+	const nvtxCounterAttr_t attr = {
+		.structSize = sizeof(nvtxCounterAttr_t),
+		.schemaId = schema_id,
+		.name = name,
+		.scopeId = NVTX_SCOPE_CURRENT_VM,
+		.semantics = &counter_semantics.header,
+	};
+	return nvtxCounterRegister(domain, &attr);
+}
+
+/* Emit one rx/tx sample for group. */
+void emit_sample(uint64_t group, const struct rate *rate)
+{
+	nvtxCounterSample(domain, group, rate, sizeof *rate);
+}
+
+/* Emit "no value" for group: its counters could not be read honestly this tick. */
+void emit_no_value(uint64_t group)
+{
+	nvtxCounterSampleNoValue(domain, group, NVTX_COUNTER_SAMPLE_UNAVAILABLE);
+}

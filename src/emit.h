@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* emit: the NVTX side: the "KvikIO NIC" domain, the payload schema, counter groups, samples. */
+#ifndef KN_EMIT_H
+#define KN_EMIT_H
+
+#include "rate.h"
+
+#include <stdint.h>
+
+#define EMIT_DOMAIN_NAME "KvikIO NIC"
+#define EMIT_SCHEMA_NAME "NIC bandwidth"
+#define EMIT_UNIT "MiB/s"
+#define EMIT_TOTAL_GROUP "total"
+
+/* Create the domain and register the payload schema (no-ops unless a tool is injected). */
+void emit_init(void);
+
+/* Register a counter group named name (an interface, or "total"); returns its id. */
+uint64_t emit_register_group(const char *name);
+
+/* Emit one rx/tx sample for group. */
+void emit_sample(uint64_t group, const struct rate *rate);
+
+/* Emit "no value" for group: its counters could not be read honestly this tick. */
+void emit_no_value(uint64_t group);
+
+#endif

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* iface: list the interfaces under <sysfs>/class/net and decide which to monitor. */
+#include "config.h"
+
+#include "iface.h"
+#include "sysfs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define IFF_LOOPBACK_BIT 0x8 /* IFF_LOOPBACK from <net/if.h>, the bit in <if>/flags */
+
+/* Whether name is a name the kernel could give an interface (no '/', no "..", < IFNAMSIZ). */
+bool iface_name_valid(const char *name)
+{
+	size_t len = strnlen(name, IFACE_NAME_MAX);
+	if (len == 0 || len >= IFACE_NAME_MAX || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+		if (c == '/' || c == ':' || c <= ' ' || c == 0x7f)
+			return false;
+	}
+	return true;
+}
+
+/* Length of the bracket expression starting at p[0] == '[', or 0 when unterminated. */
+static size_t bracket_length(const char *p)
+{
+	size_t i = 1;
+	if (p[i] == '^')
+		i++;
+	if (p[i] == ']')
+		i++;
+	for (; p[i] != '\0'; i++) {
+		if (p[i] == '[' && (p[i + 1] == ':' || p[i + 1] == '.' || p[i + 1] == '=')) {
+			const char *close = strchr(p + i + 2, p[i + 1]);
+			if (close == NULL || close[1] != ']')
+				return 0;
+			i = (size_t)(close + 1 - p);
+		} else if (p[i] == ']') {
+			return i + 1;
+		}
+	}
+	return 0;
+}
+
+/* Translate a user regex to POSIX ERE ("\d" becomes "[0-9]"); -1 if out of memory. */
+int iface_regex_translate(const char *pattern, char **out)
+{
+	char *ere = malloc(strlen(pattern) * 5 / 2 + 1); /* "\d" (2 bytes) grows to "[0-9]" (5) */
+	if (ere == NULL)
+		return -1;
+	char *w = ere;
+	for (const char *p = pattern; *p != '\0';) {
+		size_t bracket = (*p == '[') ? bracket_length(p) : 0;
+		if (bracket > 0) {
+			memcpy(w, p, bracket);
+			w += bracket;
+			p += bracket;
+		} else if (p[0] == '\\' && p[1] == 'd') {
+			memcpy(w, "[0-9]", 5);
+			w += 5;
+			p += 2;
+		} else if (p[0] == '\\' && p[1] != '\0') {
+			*w++ = *p++;
+			*w++ = *p++;
+		} else {
+			*w++ = *p++;
+		}
+	}
+	*w = '\0';
+	*out = ere;
+	return 0;
+}
+
+/* regcomp() an ERE, then again wrapped in ^( )$ so it must match the whole name. */
+static int compile_anchored(regex_t *re, const char *ere)
+{
+	/* Bare first, so that "a)(b" is refused rather than healed by our parentheses. */
+	int rc = regcomp(re, ere, REG_EXTENDED | REG_NOSUB);
+	if (rc != 0)
+		return rc;
+	regfree(re);
+	size_t len = strlen(ere);
+	char *anchored = malloc(len + 5);
+	if (anchored == NULL)
+		return REG_ESPACE;
+	memcpy(anchored, "^(", 2);
+	memcpy(anchored + 2, ere, len);
+	memcpy(anchored + 2 + len, ")$", 3);
+	rc = regcomp(re, anchored, REG_EXTENDED | REG_NOSUB);
+	free(anchored);
+	return rc;
+}
+
+/* Compile one user pattern anchored to the whole name; 0, or -1 with the reason in err. */
+static int compile_whole_name(regex_t *re, const char *pattern, char err[IFACE_ERR_MAX])
+{
+	char *ere = NULL;
+	int rc = iface_regex_translate(pattern, &ere) == 0 ? compile_anchored(re, ere) : REG_ESPACE;
+	free(ere);
+	if (rc == 0)
+		return 0;
+	char reason[256];
+	regerror(rc, re, reason, sizeof reason);
+	snprintf(err, IFACE_ERR_MAX, "invalid device regex '%.200s': %s", pattern, reason);
+	return -1;
+}
+
+/* Compile the -d patterns; on failure return -1 with regerror's text in err. */
+int iface_selector_init(struct iface_selector *sel, const char *const *patterns, size_t n,
+			char err[IFACE_ERR_MAX])
+{
+	*sel = (struct iface_selector){0};
+	if (n == 0)
+		return 0;
+	sel->regexes = calloc(n, sizeof *sel->regexes);
+	if (sel->regexes == NULL) {
+		snprintf(err, IFACE_ERR_MAX, "out of memory");
+		return -1;
+	}
+	for (; sel->nregexes < n; sel->nregexes++) {
+		if (compile_whole_name(&sel->regexes[sel->nregexes], patterns[sel->nregexes], err) != 0) {
+			iface_selector_free(sel);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Free the compiled patterns. */
+void iface_selector_free(struct iface_selector *sel)
+{
+	for (size_t i = 0; i < sel->nregexes; i++)
+		regfree(&sel->regexes[i]);
+	free(sel->regexes);
+	*sel = (struct iface_selector){0};
+}
+
+/* Read <name>/<attr> under the class/net folder into buf; length or -errno. */
+static ssize_t read_iface_attr(const struct iface_dir *dir, const char *name, const char *attr,
+			       char *buf, size_t size)
+{
+	char path[IFACE_NAME_MAX + 32];
+	snprintf(path, sizeof path, "%s/%s", name, attr);
+	return sysfs_read_at(dir->fd, path, buf, size);
+}
+
+/* The default rule: operstate up or unknown, and the IFF_LOOPBACK flag clear. */
+static bool default_rule(const struct iface_dir *dir, const char *name)
+{
+	char buf[SYSFS_VALUE_MAX];
+	ssize_t n = read_iface_attr(dir, name, "operstate", buf, sizeof buf);
+	if (n < 0 || (strcmp(buf, "up\n") != 0 && strcmp(buf, "unknown\n") != 0 &&
+		      strcmp(buf, "up") != 0 && strcmp(buf, "unknown") != 0))
+		return false;
+	uint64_t flags = 0;
+	n = read_iface_attr(dir, name, "flags", buf, sizeof buf);
+	if (n >= 0 && sysfs_parse_hex(buf, (size_t)n, &flags) == 0 && (flags & IFF_LOOPBACK_BIT))
+		return false;
+	return strcmp(name, "lo") != 0 || n >= 0; /* no flags file: still refuse the name "lo" */
+}
+
+/* Whether the interface name is chosen by the selector (reads operstate/flags in default mode). */
+bool iface_selected(const struct iface_selector *sel, const struct iface_dir *dir, const char *name)
+{
+	if (sel->nregexes == 0)
+		return default_rule(dir, name);
+	for (size_t i = 0; i < sel->nregexes; i++)
+		if (regexec(&sel->regexes[i], name, 0, NULL, 0) == 0)
+			return true;
+	return false;
+}
+
+/* Open <sysfs>/class/net; on failure return -1 with the failing path in err. */
+int iface_dir_open(struct iface_dir *dir, const char *sysfs_root, char err[IFACE_ERR_MAX])
+{
+	char path[4096];
+	int len = snprintf(path, sizeof path, "%s/class/net", sysfs_root);
+	if (len < 0 || (size_t)len >= sizeof path) {
+		snprintf(err, IFACE_ERR_MAX, "sysfs path too long: %.200s", sysfs_root);
+		return -1;
+	}
+	dir->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int dup_fd = dir->fd < 0 ? -1 : fcntl(dir->fd, F_DUPFD_CLOEXEC, 0);
+	dir->dir = dup_fd < 0 ? NULL : fdopendir(dup_fd);
+	if (dir->dir == NULL) {
+		snprintf(err, IFACE_ERR_MAX, "cannot read %.400s: %s", path, strerror(errno));
+		if (dup_fd >= 0)
+			close(dup_fd);
+		iface_dir_close(dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* Close what iface_dir_open() opened. */
+void iface_dir_close(struct iface_dir *dir)
+{
+	if (dir->dir != NULL)
+		closedir(dir->dir);
+	if (dir->fd >= 0)
+		close(dir->fd);
+	dir->dir = NULL;
+	dir->fd = -1;
+}
+
+/* Call fn(name, ctx) for every valid interface name, in directory order; returns -1 on read error. */
+int iface_dir_scan(struct iface_dir *dir, void (*fn)(const char *name, void *ctx), void *ctx)
+{
+	DIR *d = dir->dir;
+	rewinddir(d);
+	for (;;) {
+		errno = 0;
+		struct dirent *entry = readdir(d);
+		if (entry == NULL)
+			return errno == 0 ? 0 : -1;
+		if (entry->d_name[0] != '.' && iface_name_valid(entry->d_name))
+			fn(entry->d_name, ctx);
+	}
+}
+
+struct name_list {
+	char **names;
+	size_t count, capacity;
+	bool failed;
+};
+
+/* Append a copy of name to the name_list in ctx. */
+static void collect_name(const char *name, void *ctx)
+{
+	struct name_list *list = ctx;
+	if (list->failed)
+		return;
+	if (list->count == list->capacity) {
+		size_t capacity = list->capacity ? list->capacity * 2 : 16;
+		char **grown = realloc(list->names, capacity * sizeof *grown);
+		if (grown == NULL) {
+			list->failed = true;
+			return;
+		}
+		list->names = grown;
+		list->capacity = capacity;
+	}
+	list->names[list->count] = strdup(name);
+	if (list->names[list->count] == NULL)
+		list->failed = true;
+	else
+		list->count++;
+}
+
+/* qsort comparator for an array of C strings, byte order. */
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Collect every interface name, sorted; caller frees each and the array; -1 on error. */
+int iface_dir_names(struct iface_dir *dir, char ***names, size_t *count)
+{
+	struct name_list list = {0};
+	int rc = iface_dir_scan(dir, collect_name, &list);
+	if (rc != 0 || list.failed) {
+		iface_names_free(list.names, list.count);
+		return -1;
+	}
+	if (list.count > 1)
+		qsort(list.names, list.count, sizeof *list.names, compare_names);
+	*names = list.names;
+	*count = list.count;
+	return 0;
+}
+
+/* Free what iface_dir_names() returned. */
+void iface_names_free(char **names, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+}

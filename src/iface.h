@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* iface: list the interfaces under <sysfs>/class/net and decide which to monitor. */
+#ifndef KN_IFACE_H
+#define KN_IFACE_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define IFACE_NAME_MAX 16 /* IFNAMSIZ: 15 characters and the terminating NUL */
+#define IFACE_ERR_MAX 512
+
+/* The selection rule: whole-name regexes, or the default up-and-not-loopback rule. */
+struct iface_selector {
+	regex_t *regexes;   /* compiled -d patterns, anchored to the whole name */
+	size_t nregexes;    /* 0 selects by the default rule */
+};
+
+/* An open <sysfs>/class/net folder, re-read on every scan. */
+struct iface_dir {
+	int fd;       /* the class/net folder, for openat() */
+	void *dir;    /* DIR *, kept open and rewound so a rescan allocates nothing */
+};
+
+/* Compile the -d patterns; on failure return -1 with regerror's text in err. */
+int iface_selector_init(struct iface_selector *sel, const char *const *patterns, size_t n,
+			char err[IFACE_ERR_MAX]);
+
+/* Free the compiled patterns. */
+void iface_selector_free(struct iface_selector *sel);
+
+/* Whether the interface name is chosen by the selector (reads operstate/flags in default mode). */
+bool iface_selected(const struct iface_selector *sel, const struct iface_dir *dir, const char *name);
+
+/* Whether name is a name the kernel could give an interface (no '/', no "..", < IFNAMSIZ). */
+bool iface_name_valid(const char *name);
+
+/* Translate a user regex to POSIX ERE ("\d" becomes "[0-9]"); -1 if out of memory. */
+int iface_regex_translate(const char *pattern, char **out);
+
+/* Open <sysfs>/class/net; on failure return -1 with the failing path in err. */
+int iface_dir_open(struct iface_dir *dir, const char *sysfs_root, char err[IFACE_ERR_MAX]);
+
+/* Close what iface_dir_open() opened. */
+void iface_dir_close(struct iface_dir *dir);
+
+/* Call fn(name, ctx) for every valid interface name, in directory order; returns -1 on read error. */
+int iface_dir_scan(struct iface_dir *dir, void (*fn)(const char *name, void *ctx), void *ctx);
+
+/* Collect every interface name, sorted; caller frees each and the array; -1 on error. */
+int iface_dir_names(struct iface_dir *dir, char ***names, size_t *count);
+
+/* Free what iface_dir_names() returned. */
+void iface_names_free(char **names, size_t count);
+
+#endif

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* kvikio_nic_nsys_plugin: per-interface network bandwidth as NVTX counters for Nsight Systems. */
+#include "config.h"
+
+#include "emit.h"
+#include "iface.h"
+#include "monitor.h"
+#include "options.h"
+#include "sampler.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STARTUP_NAMES_SHOWN 4 /* the startup line names this many interfaces at most */
+
+/* Print a one-line error prefixed with the program name. */
+static void error_line(const char *message)
+{
+	fprintf(stderr, "kvikio_nic: %s\n", message);
+}
+
+/* Flush stdout and report a failed write (e.g. to /dev/full); the exit status to use. */
+static int close_stdout(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno == EPIPE)
+			return status;
+		fprintf(stderr, "kvikio_nic: cannot write to standard output: %s\n", strerror(errno));
+		return status == EXIT_OK ? EXIT_RUNTIME : status;
+	}
+	return status;
+}
+
+/* Print --version in GNU style. */
+static void print_version(void)
+{
+	printf("kvikio_nic_nsys_plugin (%s) %s\n"
+	       "Copyright (C) 2026 The kvikio-nic authors.\n"
+	       "License Apache-2.0: <https://www.apache.org/licenses/LICENSE-2.0>.\n"
+	       "This is free software: you are free to change and redistribute it.\n"
+	       "There is NO WARRANTY, to the extent permitted by law.\n",
+	       PACKAGE_NAME, PACKAGE_VERSION);
+}
+
+/* Say why nothing was selected: the rule used and the interfaces that exist. */
+static void report_nothing_selected(const struct options *opts, struct monitor *mon)
+{
+	fputs("kvikio_nic: no interface selected: ", stderr);
+	if (opts->ndevices == 0) {
+		fputs("none is up (or unknown) and not a loopback", stderr);
+	} else {
+		fputs("no interface name matches", stderr);
+		for (size_t i = 0; i < opts->ndevices; i++)
+			fprintf(stderr, "%s '%s'", i ? " or" : "", opts->devices[i]);
+		fputs(" (a --device regex must match the whole name)", stderr);
+	}
+	fputs("; interfaces present:", stderr);
+	char **names = NULL;
+	size_t count = 0;
+	if (iface_dir_names(&mon->dir, &names, &count) != 0 || count == 0)
+		fputs(" none", stderr);
+	for (size_t i = 0; i < count; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", names[i]);
+	fputc('\n', stderr);
+	iface_names_free(names, count);
+}
+
+/* Print the one-line startup message: how many interfaces, which, how often. */
+static void report_start(const struct monitor *mon, uint64_t interval_us)
+{
+	fprintf(stderr, "kvikio_nic: monitoring %zu interface%s (", mon->count, mon->count == 1 ? "" : "s");
+	for (size_t i = 0; i < mon->count && i < STARTUP_NAMES_SHOWN; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", mon->ifaces[i].name);
+	if (mon->count > STARTUP_NAMES_SHOWN)
+		fprintf(stderr, ", +%zu more", mon->count - STARTUP_NAMES_SHOWN);
+	fprintf(stderr, ") every %llu us in NVTX domain \"%s\"\n", (unsigned long long)interval_us,
+		EMIT_DOMAIN_NAME);
+}
+
+/* Print the selected interfaces, one per line, sorted. */
+static void print_list(const struct monitor *mon)
+{
+	for (size_t i = 0; i < mon->count; i++)
+		puts(mon->ifaces[i].name);
+}
+
+/* Select the interfaces and list them or sample them; the exit status. */
+static int run(const struct options *opts)
+{
+	char err[IFACE_ERR_MAX];
+	struct iface_selector sel;
+	if (iface_selector_init(&sel, opts->devices, opts->ndevices, err) != 0) {
+		error_line(err);
+		options_usage_hint(stderr);
+		return EXIT_USAGE;
+	}
+	struct monitor mon;
+	int status = EXIT_RUNTIME;
+	if (monitor_init(&mon, opts->sysfs, &sel, err) != 0) {
+		error_line(err);
+	} else if (monitor_rescan(&mon) != 0) {
+		fprintf(stderr, "kvikio_nic: cannot list %s/class/net: %s\n", opts->sysfs, strerror(errno));
+	} else if (mon.count == 0) {
+		report_nothing_selected(opts, &mon);
+	} else if (opts->list) {
+		print_list(&mon);
+		status = EXIT_OK;
+	} else {
+		report_start(&mon, opts->interval_us);
+		emit_init();
+		struct sampler_config cfg = {opts->interval_us, opts->count, opts->print ? stdout : NULL};
+		status = sampler_run(&mon, &cfg);
+	}
+	monitor_free(&mon);
+	iface_selector_free(&sel);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	sampler_block_signals(); /* before NVTX can load a tool that starts threads */
+	struct options opts;
+	char err[OPTIONS_ERR_MAX];
+	int status;
+	switch (options_parse(argc, argv, &opts, err)) {
+	case OPTIONS_HELP:
+		options_help(stdout);
+		status = EXIT_OK;
+		break;
+	case OPTIONS_VERSION:
+		print_version();
+		status = EXIT_OK;
+		break;
+	case OPTIONS_ERROR:
+		error_line(err);
+		options_usage_hint(stderr);
+		status = EXIT_USAGE;
+		break;
+	default:
+		status = run(&opts);
+		break;
+	}
+	options_free(&opts);
+	return close_stdout(status);
+}

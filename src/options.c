@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* options: turn argv into a validated struct options, or a one-line error. */
+#include "config.h"
+
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_SYSFS = 256 };
+
+static const struct option long_options[] = {
+	{"interval", required_argument, NULL, 'i'},
+	{"device", required_argument, NULL, 'd'},
+	{"list", no_argument, NULL, 'l'},
+	{"print", no_argument, NULL, 'p'},
+	{"count", required_argument, NULL, 'n'},
+	{"sysfs", required_argument, NULL, OPT_SYSFS},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{NULL, 0, NULL, 0},
+};
+
+/* The options block of --help; the manifest and the man page say the same. */
+static const char help_options[] =
+	"  -i, --interval=USEC   sampling interval in microseconds, 1..3600000000\n"
+	"                        (default 20000, i.e. 50 Hz)\n"
+	"  -d, --device=REGEX    monitor the interfaces whose whole name matches the\n"
+	"                        POSIX extended REGEX (\\d means [0-9]); repeat to add\n"
+	"                        more; bypasses the up check (default: every up or\n"
+	"                        unknown interface that is not a loopback)\n"
+	"  -l, --list            print the interfaces that would be monitored, exit\n"
+	"  -p, --print           also write every sample as CSV to standard output\n"
+	"  -n, --count=N         stop after N samples (default: run until signalled)\n"
+	"      --sysfs=DIR       read DIR/class/net instead of /sys/class/net\n"
+	"  -h, --help            display this help and exit\n"
+	"  -V, --version         output version information and exit\n";
+
+/* Write the full --help text to f. */
+void options_help(FILE *f)
+{
+	fputs("Usage: kvikio_nic_nsys_plugin [OPTION]...\n"
+	      "Sample per-interface network bandwidth (rx and tx, MiB/s) and emit it as\n"
+	      "NVTX counters in the domain \"KvikIO NIC\" for the Nsight Systems timeline.\n"
+	      "\n",
+	      f);
+	fputs(help_options, f);
+	fputs("\n"
+	      "With nsys: nsys profile --enable=kvikio_nic[,OPTION]... (comma-separated).\n"
+	      "Stops on SIGTERM, SIGINT or SIGHUP after one last sample.\n"
+	      "\n"
+	      "Exit status: 0 success, 1 runtime error (nothing selected, sysfs\n"
+	      "unreadable, output error), 2 invalid command line.\n"
+	      "\n"
+	      "Report bugs to: " PACKAGE_BUGREPORT "\n"
+	      "Home page: " PACKAGE_URL "\n",
+	      f);
+}
+
+/* Write the one-line usage hint shown after a command-line error. */
+void options_usage_hint(FILE *f)
+{
+	fputs("Usage: kvikio_nic_nsys_plugin [-i USEC] [-d REGEX]... [-l] [-p] [-n N] [--sysfs DIR]\n"
+	      "Try 'kvikio_nic_nsys_plugin --help' for more information.\n",
+	      f);
+}
+
+/* Parse a decimal unsigned integer in [min, max]; 0 on success, -1 if invalid. */
+int options_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out)
+{
+	if (text == NULL || text[0] < '0' || text[0] > '9')
+		return -1; /* rejects "", " 5", "-1", "+5" before strtoull sees them */
+	char *end = NULL;
+	errno = 0;
+	unsigned long long value = strtoull(text, &end, 10);
+	if (errno != 0 || *end != '\0' || value < min || value > max)
+		return -1;
+	*out = (uint64_t)value;
+	return 0;
+}
+
+/* Append a -d regex to opts->devices; -1 when out of memory. */
+static int add_device(struct options *opts, const char *regex)
+{
+	const char **grown = realloc(opts->devices, (opts->ndevices + 1) * sizeof *grown);
+	if (grown == NULL)
+		return -1;
+	grown[opts->ndevices++] = regex;
+	opts->devices = grown;
+	return 0;
+}
+
+/* Apply one option returned by getopt_long; OPTIONS_RUN means keep going. */
+static enum options_action apply_option(int c, const char *arg, struct options *opts,
+					char err[OPTIONS_ERR_MAX])
+{
+	switch (c) {
+	case 'i':
+		if (options_parse_uint(arg, 1, OPTIONS_INTERVAL_MAX_US, &opts->interval_us) == 0)
+			return OPTIONS_RUN;
+		snprintf(err, OPTIONS_ERR_MAX,
+			 "invalid interval '%s': expected whole microseconds from 1 to %llu", arg,
+			 (unsigned long long)OPTIONS_INTERVAL_MAX_US);
+		return OPTIONS_ERROR;
+	case 'n':
+		if (options_parse_uint(arg, 1, UINT64_MAX, &opts->count) == 0)
+			return OPTIONS_RUN;
+		snprintf(err, OPTIONS_ERR_MAX, "invalid count '%s': expected a whole number of samples from 1", arg);
+		return OPTIONS_ERROR;
+	case 'd':
+		if (add_device(opts, arg) == 0)
+			return OPTIONS_RUN;
+		snprintf(err, OPTIONS_ERR_MAX, "out of memory");
+		return OPTIONS_ERROR;
+	case OPT_SYSFS:
+		if (arg[0] != '\0') {
+			opts->sysfs = arg;
+			return OPTIONS_RUN;
+		}
+		snprintf(err, OPTIONS_ERR_MAX, "invalid sysfs root '': expected a folder");
+		return OPTIONS_ERROR;
+	case 'l': opts->list = true; return OPTIONS_RUN;
+	case 'p': opts->print = true; return OPTIONS_RUN;
+	case 'h': return OPTIONS_HELP;
+	case 'V': return OPTIONS_VERSION;
+	default: return OPTIONS_ERROR; /* err already set by the caller */
+	}
+}
+
+/* Describe the option getopt_long refused (unknown, or missing its value). */
+static void describe_bad_option(int c, int optopt_value, const char *token, char err[OPTIONS_ERR_MAX])
+{
+	const char *equals = strchr(token, '=');
+	if (c == ':')
+		snprintf(err, OPTIONS_ERR_MAX, "option '%s' requires a value", token);
+	else if (optopt_value != 0 && strncmp(token, "--", 2) == 0 && equals != NULL)
+		snprintf(err, OPTIONS_ERR_MAX, "option '%.*s' takes no value", (int)(equals - token), token);
+	else if (optopt_value != 0 && optopt_value < 256 && token[0] == '-' && token[1] != '-')
+		snprintf(err, OPTIONS_ERR_MAX, "unknown option '-%c'", optopt_value);
+	else
+		snprintf(err, OPTIONS_ERR_MAX, "unknown option '%s'", token);
+}
+
+/* Parse argv into opts; on OPTIONS_ERROR, err holds a one-line reason. */
+enum options_action options_parse(int argc, char **argv, struct options *opts,
+				  char err[OPTIONS_ERR_MAX])
+{
+	*opts = (struct options){.interval_us = OPTIONS_INTERVAL_DEFAULT_US, .sysfs = OPTIONS_DEFAULT_SYSFS};
+	err[0] = '\0';
+	opterr = 0;
+	optind = 0; /* full reset (glibc, musl): options_parse() may run more than once */
+	int c;
+	while ((c = getopt_long(argc, argv, "+:i:d:lpn:hV", long_options, NULL)) != -1) {
+		const char *token = argv[optind - 1] ? argv[optind - 1] : "";
+		if (c == '?' || c == ':') {
+			describe_bad_option(c, optopt, token, err);
+			return OPTIONS_ERROR;
+		}
+		enum options_action action = apply_option(c, optarg, opts, err);
+		if (action != OPTIONS_RUN)
+			return action;
+	}
+	if (optind < argc) {
+		snprintf(err, OPTIONS_ERR_MAX, "unexpected argument '%s'", argv[optind]);
+		return OPTIONS_ERROR;
+	}
+	return OPTIONS_RUN;
+}
+
+/* Release what options_parse() allocated. */
+void options_free(struct options *opts)
+{
+	free(opts->devices);
+	opts->devices = NULL;
+	opts->ndevices = 0;
+}

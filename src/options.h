@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* options: turn argv into a validated struct options, or a one-line error. */
+#ifndef KN_OPTIONS_H
+#define KN_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define OPTIONS_INTERVAL_DEFAULT_US UINT64_C(20000)
+#define OPTIONS_INTERVAL_MAX_US UINT64_C(3600000000)
+#define OPTIONS_DEFAULT_SYSFS "/sys"
+#define OPTIONS_ERR_MAX 512
+
+/* Exit statuses, documented in --help and the man page. */
+enum exit_status {
+	EXIT_OK = 0,      /* normal end: signal, --count reached, --list, --help */
+	EXIT_RUNTIME = 1, /* nothing selected, sysfs unreadable, output error */
+	EXIT_USAGE = 2,   /* invalid command line */
+};
+
+/* What parsing decided: run, or print something and exit. */
+enum options_action {
+	OPTIONS_RUN,
+	OPTIONS_HELP,
+	OPTIONS_VERSION,
+	OPTIONS_ERROR,
+};
+
+struct options {
+	uint64_t interval_us;   /* -i: sampling interval in microseconds */
+	const char **devices;   /* -d: regexes (pointers into argv), may be NULL */
+	size_t ndevices;        /* number of -d options */
+	bool list;              /* -l: print the selection and exit */
+	bool print;             /* -p: CSV on stdout */
+	uint64_t count;         /* -n: stop after this many ticks, 0 = no limit */
+	const char *sysfs;      /* --sysfs: root of sysfs */
+};
+
+/* Parse argv into opts; on OPTIONS_ERROR, err holds a one-line reason. */
+enum options_action options_parse(int argc, char **argv, struct options *opts,
+				   char err[OPTIONS_ERR_MAX]);
+
+/* Release what options_parse() allocated. */
+void options_free(struct options *opts);
+
+/* Parse a decimal unsigned integer in [min, max]; 0 on success, -1 if invalid. */
+int options_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Write the full --help text to f. */
+void options_help(FILE *f);
+
+/* Write the one-line usage hint shown after a command-line error. */
+void options_usage_hint(FILE *f);
+
+#endif

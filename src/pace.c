@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* pace: deadline arithmetic for the sampling loop (pure, so tests can drive it with any clock). */
+#include "config.h"
+
+#include "pace.h"
+
+#include <stddef.h>
+
+/* The deadline after a tick that was due at deadline_ns and ran at now_ns. */
+int64_t pace_next(int64_t deadline_ns, int64_t now_ns, int64_t interval_ns, uint64_t *skipped)
+{
+	int64_t next = deadline_ns + interval_ns;
+	uint64_t dropped = 0;
+	if (next <= now_ns) {
+		dropped = (uint64_t)((now_ns - deadline_ns) / interval_ns);
+		next = now_ns + interval_ns;
+	}
+	if (skipped != NULL)
+		*skipped = dropped;
+	return next;
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* sampler: the loop. Absolute deadlines, a signal-safe wait, skip-ahead, rescans, a final sample. */
+#include "config.h"
+
+#include "sampler.h"
+
+#include "csv.h"
+#include "emit.h"
+#include "options.h"
+#include "pace.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <string.h>
+#include <time.h>
+
+#define NS_PER_S INT64_C(1000000000)
+#define RESCAN_PERIOD_NS NS_PER_S /* hot-plug rescans at most once per second */
+
+/* The set of signals that stop the loop. */
+static void stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGHUP);
+}
+
+/* Block the stop signals (taken by the wait) and ignore SIGPIPE. */
+void sampler_block_signals(void)
+{
+	sigset_t set;
+	stop_signals(&set);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
+}
+
+/* Sleep until deadline_ns unless a stop signal comes first; true if one came (or was pending). */
+static bool wait_until(int64_t deadline_ns)
+{
+	sigset_t set;
+	stop_signals(&set);
+	for (;;) {
+		int64_t left = deadline_ns - now_ns();
+		if (left < 0)
+			left = 0; /* still poll: a pending signal must win over a late tick */
+		struct timespec timeout = {.tv_sec = left / NS_PER_S, .tv_nsec = left % NS_PER_S};
+		int sig = sigtimedwait(&set, NULL, &timeout);
+		if (sig > 0)
+			return true;
+		if (errno == EAGAIN)
+			return false;
+		/* EINTR: another signal (e.g. SIGCONT after a stop): wait for what is left. */
+	}
+}
+
+/* Register NVTX groups for interfaces that do not have one yet, in table (name) order. */
+static void register_new_groups(struct monitor *mon)
+{
+	for (size_t i = 0; i < mon->count; i++) {
+		struct monitored_iface *entry = &mon->ifaces[i];
+		if (!entry->registered) {
+			entry->group = emit_register_group(entry->name);
+			entry->registered = true;
+		}
+	}
+}
+
+/* Emit one tick: every group then total, to NVTX and (if asked) CSV; -1 on a CSV write error. */
+static int publish(const struct monitor *mon, uint64_t total_group, FILE *csv, double time_s,
+		   double dt_s)
+{
+	int rc = 0;
+	for (size_t i = 0; i < mon->count; i++) {
+		const struct monitored_iface *entry = &mon->ifaces[i];
+		if (entry->valid)
+			emit_sample(entry->group, &entry->rate);
+		else
+			emit_no_value(entry->group);
+		if (csv != NULL && rc == 0)
+			rc = csv_row(csv, time_s, dt_s, entry->name, entry->valid ? &entry->rate : NULL);
+	}
+	if (mon->total_valid)
+		emit_sample(total_group, &mon->total);
+	else
+		emit_no_value(total_group);
+	if (csv != NULL && rc == 0)
+		rc = csv_row(csv, time_s, dt_s, EMIT_TOTAL_GROUP, mon->total_valid ? &mon->total : NULL);
+	return (csv != NULL && rc == 0) ? csv_flush(csv) : rc;
+}
+
+/* Report a CSV write error (a reader that went away is a normal end); the exit status. */
+static int output_failed(void)
+{
+	if (errno == EPIPE)
+		return EXIT_OK;
+	fprintf(stderr, "kvikio_nic: cannot write to standard output: %s\n", strerror(errno));
+	return EXIT_RUNTIME;
+}
+
+/* Register the NVTX groups and sample until a stop signal or the count; returns the exit status. */
+int sampler_run(struct monitor *mon, const struct sampler_config *cfg)
+{
+	const int64_t interval = (int64_t)cfg->interval_us * 1000;
+	register_new_groups(mon);
+	const uint64_t total_group = emit_register_group(EMIT_TOTAL_GROUP);
+	if (cfg->csv != NULL && (csv_header(cfg->csv) != 0 || csv_flush(cfg->csv) != 0))
+		return output_failed();
+
+	const int64_t start = now_ns();
+	monitor_tick(mon, 0.0); /* the baseline reading: no rate yet, nothing emitted */
+	int64_t prev = start, deadline = start + interval, last_rescan = start;
+	for (uint64_t ticks = 1;; ticks++) {
+		bool stopping = wait_until(deadline);
+		int64_t now = now_ns();
+		if (!stopping && now - last_rescan >= RESCAN_PERIOD_NS) {
+			monitor_rescan(mon); /* a failed listing keeps the current set */
+			register_new_groups(mon);
+			last_rescan = now;
+			now = now_ns();
+		}
+		double dt_s = (double)(now - prev) / (double)NS_PER_S;
+		monitor_tick(mon, dt_s);
+		if (publish(mon, total_group, cfg->csv, (double)(now - start) / (double)NS_PER_S, dt_s) != 0)
+			return output_failed();
+		prev = now;
+		if (stopping || ticks == cfg->count)
+			return EXIT_OK;
+		deadline = pace_next(deadline, now, interval, NULL);
+	}
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* sampler: the loop. Absolute deadlines, a signal-safe wait, skip-ahead, rescans, a final sample. */
+#ifndef KN_SAMPLER_H
+#define KN_SAMPLER_H
+
+#include "monitor.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct sampler_config {
+	uint64_t interval_us; /* time between ticks */
+	uint64_t count;       /* stop after this many ticks; 0 = until a stop signal */
+	FILE *csv;            /* --print destination, or NULL */
+};
+
+/* Block SIGTERM, SIGINT and SIGHUP (to be taken by the wait) and ignore SIGPIPE. Call it
+ * before anything can start a thread, so that every thread inherits the mask. */
+void sampler_block_signals(void);
+
+/* Register the NVTX groups and sample until a stop signal or the count; returns the exit status. */
+int sampler_run(struct monitor *mon, const struct sampler_config *cfg);
+
+#endif
