@@ -69,7 +69,7 @@ AC_DEFUN([KN_CHECK_NVTX], [
   (nvtx3/nvToolsExtCounters.h, nvtx3/nvToolsExtPayload.h,
   nvtx3/nvToolsExtSemanticsCounters.h) were not found or did not compile.
   Looked in:$kn_nvtx_tried
-  Fix: install the CUDA toolkit (12.8 or newer) or the NVTX headers
+  Fix: install a recent CUDA toolkit or the NVTX 3 headers
   (https://github.com/NVIDIA/NVTX, c/include), then pass --with-nvtx=DIR,
   set NVTX_CFLAGS=-IDIR, or set CUDA_HOME.])])
   AC_SUBST([NVTX_CFLAGS])

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* testutil: fake sysfs trees in a temporary folder, for the check tests. */
+#ifndef KN_TESTUTIL_H
+#define KN_TESTUTIL_H
+
+#include <stdint.h>
+
+/* Create an empty fake sysfs root (with class/net) and return its path (static buffer). */
+const char *fake_sysfs_new(void);
+
+/* Remove the whole fake tree made by fake_sysfs_new(). */
+void fake_sysfs_remove(void);
+
+/* Add interface name with operstate, flags (e.g. 0x1003) and counters. */
+void fake_iface_add(const char *name, const char *operstate, unsigned flags, uint64_t rx, uint64_t tx);
+
+/* Rewrite an interface's counters in place, fixed width, as the kernel's files behave. */
+void fake_iface_set(const char *name, uint64_t rx, uint64_t tx);
+
+/* Write text to <root>/class/net/<name>/<attr>, creating or truncating it. */
+void fake_iface_write(const char *name, const char *attr, const char *text);
+
+/* Remove an interface and its files. */
+void fake_iface_remove(const char *name);
+
+#endif
