@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_csv: the --print header and rows, and write errors. */
+#include "config.h"
+
+#include "csv.h"
+
+#include <check.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *text;   /* what the memory stream holds */
+static size_t size;
+static FILE *out;    /* the stream under test */
+
+/* Fixture: a fresh memory stream. */
+static void stream_setup(void)
+{
+	text = NULL;
+	size = 0;
+	out = open_memstream(&text, &size);
+	ck_assert_ptr_nonnull(out);
+}
+
+/* Fixture: close and free it. */
+static void stream_teardown(void)
+{
+	if (out != NULL)
+		fclose(out);
+	out = NULL;
+	free(text);
+	text = NULL;
+}
+
+/* Everything written so far. */
+static const char *written(void)
+{
+	ck_assert_int_eq(csv_flush(out), 0);
+	return text;
+}
+
+START_TEST(header)
+{
+	ck_assert_int_eq(csv_header(out), 0);
+	ck_assert_str_eq(written(), "time_s,interval_s,interface,rx_MiB_s,tx_MiB_s\n");
+}
+END_TEST
+
+START_TEST(row_with_value)
+{
+	ck_assert_int_eq(csv_row(out, 1.5, 0.02, "eth0", &(struct rate){2.0, 0.5}), 0);
+	ck_assert_str_eq(written(), "1.500000000,0.020000000,eth0,2,0.5\n");
+}
+END_TEST
+
+START_TEST(row_full_precision)
+{
+	ck_assert_int_eq(csv_row(out, 0.0, 0.123456789, "ib0", &(struct rate){0.1, 1.0 / 3.0}), 0);
+	ck_assert_int_eq(csv_row(out, 12345.000000001, 1e-6, "total", &(struct rate){1e20, 0.0}), 0);
+	ck_assert_str_eq(written(), "0.000000000,0.123456789,ib0,0.10000000000000001,0.33333333333333331\n"
+				    "12345.000000001,0.000001000,total,1e+20,0\n");
+	/* %.17g round-trips: the printed rate is the double that was computed */
+	ck_assert_double_eq(strtod("0.33333333333333331", NULL), 1.0 / 3.0);
+}
+END_TEST
+
+START_TEST(row_without_value)
+{
+	ck_assert_int_eq(csv_row(out, 3.25, 0.5, "eth1", NULL), 0);
+	ck_assert_int_eq(csv_row(out, 3.25, 0.5, "total", NULL), 0);
+	ck_assert_str_eq(written(), "3.250000000,0.500000000,eth1,,\n3.250000000,0.500000000,total,,\n");
+}
+END_TEST
+
+START_TEST(rows_have_five_fields)
+{
+	ck_assert_int_eq(csv_header(out), 0);
+	ck_assert_int_eq(csv_row(out, 1.0, 1.0, "eth0", &(struct rate){1.0, 2.0}), 0);
+	ck_assert_int_eq(csv_row(out, 1.0, 1.0, "eth1", NULL), 0);
+	const char *p = written();
+	int lines = 0;
+	while (*p != '\0') {
+		const char *end = strchr(p, '\n');
+		ck_assert_ptr_nonnull(end);
+		int commas = 0;
+		for (const char *c = p; c < end; c++)
+			commas += *c == ',';
+		ck_assert_int_eq(commas, 4);
+		lines++;
+		p = end + 1;
+	}
+	ck_assert_int_eq(lines, 3);
+}
+END_TEST
+
+START_TEST(closed_pipe_is_epipe)
+{
+	signal(SIGPIPE, SIG_IGN); /* as the sampler does */
+	int fds[2];
+	ck_assert_int_eq(pipe(fds), 0);
+	close(fds[0]);
+	FILE *f = fdopen(fds[1], "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(csv_row(f, 1.0, 1.0, "eth0", NULL), 0); /* buffered */
+	errno = 0;
+	ck_assert_int_eq(csv_flush(f), -1);
+	ck_assert_int_eq(errno, EPIPE);
+	fclose(f);
+}
+END_TEST
+
+START_TEST(full_device_fails)
+{
+	FILE *f = fopen("/dev/full", "w");
+	ck_assert_msg(f != NULL, "/dev/full: %s", strerror(errno));
+	ck_assert_int_eq(csv_header(f), 0);
+	errno = 0;
+	ck_assert_int_eq(csv_flush(f), -1);
+	ck_assert_int_eq(errno, ENOSPC);
+	fclose(f);
+}
+END_TEST
+
+/* Add fn as a tcase of its own, with a memory stream around it. */
+static void add(Suite *s, const char *name, const TTest *fn)
+{
+	TCase *tc = tcase_create(name);
+	tcase_add_checked_fixture(tc, stream_setup, stream_teardown);
+	tcase_add_test(tc, fn);
+	suite_add_tcase(s, tc);
+}
+
+/* The csv suite. */
+static Suite *csv_suite(void)
+{
+	Suite *s = suite_create("csv");
+	add(s, "header", header);
+	add(s, "row_with_value", row_with_value);
+	add(s, "row_full_precision", row_full_precision);
+	add(s, "row_without_value", row_without_value);
+	add(s, "rows_have_five_fields", rows_have_five_fields);
+	add(s, "closed_pipe_is_epipe", closed_pipe_is_epipe);
+	add(s, "full_device_fails", full_device_fails);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(csv_suite());
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

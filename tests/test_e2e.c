@@ -1,0 +1,859 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_e2e: the built executable ($KN_PLUGIN) under the NVTX recorder ($KN_RECORDER) against
+ * fake sysfs trees. Every assertion is made from the recorder's log, and from the --print CSV
+ * where the plugin's own interval is needed.
+ *
+ * Why the byte checks are exact: the plugin computes rate = Δbytes / dt / 2^20 with dt =
+ * ns / 1e9, and prints dt in the CSV with 9 decimals, which is ns exactly; strtod of that text
+ * is the same double the plugin divided by (both are ns / 1e9 correctly rounded). Dividing by
+ * 2^20 is exact, and the recorder prints rates with %.17g, which round-trips. So
+ * rate · 2^20 · dt equals Δbytes within two roundings (relative 2^-52), and rounding it to the
+ * nearest integer gives Δbytes exactly while Δbytes < 2^51. The sum over ticks then equals the
+ * bytes the test added, whatever the ticks' timing was: no timing assumption, no tolerance.
+ *
+ * Set KN_E2E_WRAPPER (e.g. "valgrind -q --error-exitcode=99") to run the plugin under a wrapper.
+ */
+#include "config.h"
+
+#include "recorder-log.h"
+#include "testutil.h"
+
+#define NVTX_NO_IMPL
+#include <nvtx3/nvToolsExt.h>
+#include <nvtx3/nvToolsExtCounters.h>
+#include <nvtx3/nvToolsExtPayload.h>
+#include <nvtx3/nvToolsExtSemanticsCounters.h>
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MIB 1048576.0
+#define NS_PER_S INT64_C(1000000000)
+#define WAIT_LOG_S 20.0   /* generous: a loaded 2-core machine may stall the plugin a while */
+#define WAIT_EXIT_S 10.0  /* how long an ordinary stop may take before the test kills it */
+#define STOP_BOUND_S 1.0  /* the bound for SIGTERM at -i 5000000 */
+#define MAX_ARGS 32
+#define MAX_GROUPS 16
+
+/* A running (or finished) plugin and the files it writes. */
+struct plugin {
+	pid_t pid;       /* > 0 while not reaped */
+	int status;      /* waitpid status once reaped */
+	char dir[512];   /* per-run folder */
+	char log[600];   /* recorder log */
+	char out[600];   /* stdout: the CSV */
+	char err[600];   /* stderr */
+};
+
+/* One row of the --print CSV; strings point into the loaded file. */
+struct csv_row {
+	const char *time_s, *interval_s, *iface, *rx, *tx;
+};
+
+/* One emitted sample joined with its CSV row. */
+struct obs {
+	const struct reclog_rec *rec; /* the sample or sample_novalue record */
+	const char *name;             /* group name, from counter_register */
+	bool valid;                   /* sample with a value (not NoValue) */
+	double rx, tx;                /* rates in MiB/s when valid */
+	double dt;                    /* the plugin's interval_s for this tick */
+};
+
+/* A finished run: the log, the CSV and their join. */
+struct result {
+	struct reclog *log;
+	char *csv_text;
+	struct csv_row *rows;
+	size_t nrows;
+	struct obs *obs;
+	size_t nobs;
+};
+
+/* An interface of the fake tree and the counters the test last wrote. */
+struct fake_if {
+	const char *name;
+	uint64_t rx, tx;
+};
+
+static char session_dir[256]; /* everything this program writes, removed at the end */
+static const char *sysfs_root;  /* this test's fake sysfs tree */
+static pid_t live_pid = -1;     /* the plugin the teardown must not leave behind */
+
+/* CLOCK_MONOTONIC in nanoseconds (the clock the recorder stamps lines with). */
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
+}
+
+/* Sleep for ms milliseconds. */
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* Read a whole file into a NUL-terminated malloc'd buffer; NULL if it cannot be read. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (f == NULL)
+		return NULL;
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	size_t n;
+	while (buf != NULL && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (cap - len - 1 == 0) {
+			char *grown = realloc(buf, cap * 2);
+			if (grown == NULL)
+				free(buf);
+			buf = grown;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (buf != NULL)
+		buf[len] = '\0';
+	return buf;
+}
+
+/* Print the plugin's stderr to ours (the test log), to explain a failure. */
+static void show_stderr(const struct plugin *p)
+{
+	char *text = slurp(p->err);
+	fprintf(stderr, "---- plugin stderr (%s) ----\n%s----\n", p->err, text ? text : "(none)\n");
+	free(text);
+}
+
+/* Split KN_E2E_WRAPPER on blanks into argv; returns the number of words (copy in buf). */
+static int wrapper_words(char *buf, size_t size, char **argv, int max)
+{
+	const char *w = getenv("KN_E2E_WRAPPER");
+	int n = 0;
+	if (w == NULL)
+		return 0;
+	snprintf(buf, size, "%s", w);
+	for (char *save = NULL, *tok = strtok_r(buf, " \t", &save); tok != NULL && n < max;
+	     tok = strtok_r(NULL, " \t", &save))
+		argv[n++] = tok;
+	return n;
+}
+
+/* In the forked child: route output to the run's files, inject the recorder, exec. */
+static _Noreturn void child_exec(const struct plugin *p, char **argv, pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the test, even if it is killed */
+	if (getppid() != parent)
+		_exit(127);
+	int in = open("/dev/null", O_RDONLY);
+	int out = open(p->out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int err = open(p->err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (in < 0 || out < 0 || err < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+		_exit(127);
+	setenv("NVTX_INJECTION64_PATH", getenv("KN_RECORDER"), 1);
+	setenv("KN_NVTX_LOG", p->log, 1);
+	execvp(argv[0], argv);
+	_exit(127);
+}
+
+/* Start $KN_PLUGIN with args (NULL-terminated) in a fresh run folder. */
+static void plugin_start(struct plugin *p, const char *const *args)
+{
+	const char *exe = getenv("KN_PLUGIN"), *rec = getenv("KN_RECORDER");
+	ck_assert_msg(exe != NULL && rec != NULL, "KN_PLUGIN and KN_RECORDER must be set");
+	*p = (struct plugin){.pid = -1};
+	snprintf(p->dir, sizeof p->dir, "%s/run-XXXXXX", session_dir);
+	ck_assert_ptr_nonnull(mkdtemp(p->dir));
+	snprintf(p->log, sizeof p->log, "%s/nvtx.log", p->dir);
+	snprintf(p->out, sizeof p->out, "%s/stdout", p->dir);
+	snprintf(p->err, sizeof p->err, "%s/stderr", p->dir);
+	char wrap[512], *argv[MAX_ARGS + 2];
+	int argc = wrapper_words(wrap, sizeof wrap, argv, MAX_ARGS / 2);
+	argv[argc++] = (char *)exe;
+	for (size_t i = 0; args[i] != NULL && argc < MAX_ARGS; i++)
+		argv[argc++] = (char *)args[i];
+	argv[argc] = NULL;
+	pid_t parent = getpid();
+	p->pid = fork();
+	ck_assert_msg(p->pid >= 0, "fork: %s", strerror(errno));
+	if (p->pid == 0)
+		child_exec(p, argv, parent);
+	live_pid = p->pid;
+}
+
+/* Reap the plugin if it has exited, waiting up to timeout_s; true once reaped. */
+static bool plugin_reap(struct plugin *p, double timeout_s)
+{
+	int64_t deadline = now_ns() + (int64_t)(timeout_s * 1e9);
+	for (;;) {
+		pid_t r = waitpid(p->pid, &p->status, WNOHANG);
+		if (r == p->pid) {
+			p->pid = live_pid = -1;
+			return true;
+		}
+		if (r < 0 && errno != EINTR)
+			ck_abort_msg("waitpid: %s", strerror(errno));
+		if (now_ns() >= deadline)
+			return false;
+		sleep_ms(2);
+	}
+}
+
+/* Kill and reap pid if it still runs; its wait status. */
+static int kill_pid(pid_t pid)
+{
+	int status = 0;
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
+	return status;
+}
+
+/* Kill and reap the plugin if it still runs (failure paths). */
+static void plugin_kill(struct plugin *p)
+{
+	p->status = kill_pid(p->pid);
+	p->pid = live_pid = -1;
+}
+
+/* Assert that the plugin ended by itself with status 0. */
+static void assert_exit_ok(const struct plugin *p)
+{
+	if (!WIFEXITED(p->status) || WEXITSTATUS(p->status) != 0)
+		show_stderr(p);
+	ck_assert_msg(WIFEXITED(p->status), "plugin killed by signal %d",
+		      WIFSIGNALED(p->status) ? WTERMSIG(p->status) : -1);
+	ck_assert_int_eq(WEXITSTATUS(p->status), 0);
+}
+
+/* Wait for the plugin to end by itself (e.g. after -n), then assert exit status 0. */
+static void plugin_finish(struct plugin *p)
+{
+	bool reaped = plugin_reap(p, WAIT_EXIT_S);
+	if (!reaped)
+		plugin_kill(p);
+	ck_assert_msg(reaped, "plugin did not end within %.0f s", WAIT_EXIT_S);
+	assert_exit_ok(p);
+}
+
+/* SIGTERM the plugin and reap it; returns the seconds it took to go; asserts exit 0. */
+static double plugin_stop(struct plugin *p, int64_t *t_kill)
+{
+	*t_kill = now_ns();
+	ck_assert_int_eq(kill(p->pid, SIGTERM), 0);
+	bool reaped = plugin_reap(p, WAIT_EXIT_S);
+	double took = (double)(now_ns() - *t_kill) / 1e9;
+	if (!reaped)
+		plugin_kill(p);
+	ck_assert_msg(reaped, "plugin still running %.0f s after SIGTERM", WAIT_EXIT_S);
+	assert_exit_ok(p);
+	return took;
+}
+
+/* Whether rec has field key equal to value (key NULL: always). */
+static bool field_is(const struct reclog_rec *rec, const char *key, const char *value)
+{
+	const char *v = key ? reclog_get(rec, key) : NULL;
+	return key == NULL || (v != NULL && strcmp(v, value) == 0);
+}
+
+/* Index of the n-th (1-based) record of kind with key=value at index >= from, or SIZE_MAX. */
+static size_t find_nth(const struct reclog *log, const char *kind, const char *key, const char *value,
+		       size_t from, size_t n)
+{
+	for (size_t i = from; i < log->n; i++)
+		if (strcmp(log->recs[i].kind, kind) == 0 && field_is(&log->recs[i], key, value) && --n == 0)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Wait until the log holds n records of kind with key=value at index >= from; their last index. */
+static size_t wait_log(struct plugin *p, const char *kind, const char *key, const char *value, size_t from,
+		       size_t n)
+{
+	int64_t deadline = now_ns() + (int64_t)(WAIT_LOG_S * 1e9);
+	for (;;) {
+		char err[256];
+		struct reclog *log = reclog_load(p->log, err, sizeof err);
+		size_t at = log ? find_nth(log, kind, key, value, from, n) : SIZE_MAX;
+		reclog_free(log);
+		if (at != SIZE_MAX)
+			return at;
+		if (plugin_reap(p, 0) || now_ns() >= deadline) {
+			show_stderr(p);
+			plugin_kill(p);
+			ck_abort_msg("no %zu x '%s' %s=%s after record %zu in %s", n, kind, key ? key : "",
+				     value ? value : "", from, p->log);
+		}
+		sleep_ms(5);
+	}
+}
+
+/* The counter id (as logged) of the group registered as name, copied to buf; "" if none. */
+static const char *group_id(const struct reclog *log, const char *name, char *buf, size_t size)
+{
+	const struct reclog_rec *rec = reclog_find(log, "counter_register", "name", name);
+	snprintf(buf, size, "%s", rec ? reclog_get(rec, "counter") : "");
+	return buf;
+}
+
+/* Wait for n more samples of group name (valued, or NoValue) after index from; the last one's index. */
+static size_t wait_samples(struct plugin *p, const char *name, bool novalue, size_t from, size_t n)
+{
+	size_t reg = wait_log(p, "counter_register", "name", name, 0, 1);
+	char err[256], id[32];
+	struct reclog *log = reclog_load(p->log, err, sizeof err);
+	ck_assert_msg(log != NULL, "%s", err);
+	group_id(log, name, id, sizeof id);
+	reclog_free(log);
+	return wait_log(p, novalue ? "sample_novalue" : "sample", "counter", id, from > reg ? from : reg, n);
+}
+
+/* Number of records in the log now. A sample found at or after this index was written after
+ * the call; the read of the sample after that one, after the call too. */
+static size_t log_mark(const struct plugin *p)
+{
+	char err[256];
+	struct reclog *log = reclog_load(p->log, err, sizeof err);
+	size_t n = log ? log->n : 0;
+	reclog_free(log);
+	return n;
+}
+
+/* An amount at most want whose addition to value carries no decimal digit.
+ * The plugin preads a counter file while the test pwrites it: a read can see some bytes
+ * old and some new. With every digit only growing, any such mix lies between the old and
+ * the new value, so it is a consistent reading and never looks like a reset. */
+static uint64_t carry_free(uint64_t value, uint64_t want)
+{
+	uint64_t amount = 0, scale = 1;
+	for (; want > 0; want /= 10, value /= 10, scale *= 10) {
+		uint64_t room = 9 - value % 10, digit = want % 10;
+		amount += (digit < room ? digit : room) * scale;
+	}
+	return amount;
+}
+
+/* Add about drx/dtx bytes to an interface's counters (carry-free), rewriting its files in place. */
+static void fake_advance(struct fake_if *f, uint64_t drx, uint64_t dtx)
+{
+	uint64_t arx = carry_free(f->rx, drx), atx = carry_free(f->tx, dtx);
+	ck_assert_msg((arx > 0) == (drx > 0) && (atx > 0) == (dtx > 0), "fixture: counters saturated");
+	f->rx += arx;
+	f->tx += atx;
+	fake_iface_set(f->name, f->rx, f->tx);
+}
+
+/* Add an interface to the fake tree and the model. */
+static void fake_add(struct fake_if *f, const char *operstate, unsigned flags)
+{
+	fake_iface_add(f->name, operstate, flags, f->rx, f->tx);
+}
+
+/* The j-th step size of a pattern: one digit d * 10^k, spread so that digits never saturate. */
+static uint64_t step(int j, int seed)
+{
+	uint64_t v = (uint64_t)(1 + (j + seed) % 4);
+	for (int k = 0; k < 3 + (j * 5 + seed) % 11; k++) /* 5 and 11 coprime: every digit in turn */
+		v *= 10;
+	return v;
+}
+
+/* Split the CSV text (header checked) into rows; the text is modified in place. */
+static void csv_parse(struct result *r)
+{
+	static const char header[] = "time_s,interval_s,interface,rx_MiB_s,tx_MiB_s\n";
+	ck_assert_msg(r->csv_text != NULL, "no CSV output");
+	ck_assert_msg(strncmp(r->csv_text, header, strlen(header)) == 0, "CSV header: %.60s", r->csv_text);
+	size_t cap = 1;
+	for (const char *c = r->csv_text; *c; c++)
+		cap += *c == '\n';
+	r->rows = calloc(cap, sizeof *r->rows);
+	ck_assert_ptr_nonnull(r->rows);
+	char *save = NULL;
+	for (char *line = strtok_r(r->csv_text + strlen(header), "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char **f[] = {&r->rows[r->nrows].time_s, &r->rows[r->nrows].interval_s,
+				    &r->rows[r->nrows].iface, &r->rows[r->nrows].rx, &r->rows[r->nrows].tx};
+		for (size_t i = 0; i < 5; i++) {
+			*f[i] = line;
+			line = i < 4 ? strchr(line, ',') : NULL;
+			ck_assert_msg(i == 4 || line != NULL, "CSV row with fewer than 5 fields");
+			if (line != NULL)
+				*line++ = '\0';
+		}
+		ck_assert_msg(strchr(r->rows[r->nrows].tx, ',') == NULL, "CSV row with more than 5 fields");
+		r->nrows++;
+	}
+}
+
+/* Parse a logged double exactly (strtod of %.17g text). */
+static double get_double(const struct reclog_rec *rec, const char *key)
+{
+	double v = 0;
+	char buf[512];
+	ck_assert_msg(reclog_get_double(rec, key, &v) == RECLOG_OK, "bad %s in %s", key,
+		      reclog_format(rec, buf, sizeof buf));
+	return v;
+}
+
+/* Join the log's samples with the CSV rows, one to one, checking they say the same. */
+static void join(struct result *r)
+{
+	r->obs = calloc(r->log->n + 1, sizeof *r->obs);
+	ck_assert_ptr_nonnull(r->obs);
+	for (size_t i = 0; i < r->log->n; i++) {
+		const struct reclog_rec *rec = &r->log->recs[i];
+		bool valid = strcmp(rec->kind, "sample") == 0;
+		if (!valid && strcmp(rec->kind, "sample_novalue") != 0)
+			continue;
+		char buf[512];
+		ck_assert_msg(r->nobs < r->nrows, "more NVTX samples than CSV rows at %s",
+			      reclog_format(rec, buf, sizeof buf));
+		const struct csv_row *row = &r->rows[r->nobs];
+		const struct reclog_rec *reg =
+			reclog_find(r->log, "counter_register", "counter", reclog_get(rec, "counter"));
+		ck_assert_msg(reg != NULL, "sample of an unregistered group: %s", reclog_format(rec, buf, sizeof buf));
+		struct obs *o = &r->obs[r->nobs++];
+		*o = (struct obs){.rec = rec, .name = reclog_get(reg, "name"), .valid = valid};
+		ck_assert_str_eq(o->name, row->iface);
+		ck_assert_str_eq(valid ? reclog_get(rec, "rx") : "", row->rx);
+		ck_assert_str_eq(valid ? reclog_get(rec, "tx") : "", row->tx);
+		o->dt = strtod(row->interval_s, NULL);
+		if (valid) {
+			o->rx = get_double(rec, "rx");
+			o->tx = get_double(rec, "tx");
+		}
+	}
+	ck_assert_uint_eq(r->nobs, r->nrows);
+}
+
+/* Load what a finished run left: the log, the CSV, and their join. */
+static void result_load(struct result *r, const struct plugin *p)
+{
+	char err[256];
+	*r = (struct result){0};
+	r->log = reclog_load(p->log, err, sizeof err);
+	ck_assert_msg(r->log != NULL, "%s", err);
+	r->csv_text = slurp(p->out);
+	csv_parse(r);
+	join(r);
+}
+
+/* Release a result. */
+static void result_free(struct result *r)
+{
+	reclog_free(r->log);
+	free(r->csv_text);
+	free(r->rows);
+	free(r->obs);
+	*r = (struct result){0};
+}
+
+/* Assert that field key of rec is the unsigned number want. */
+static void expect_u64(const struct reclog_rec *rec, const char *key, uint64_t want)
+{
+	uint64_t v = 0;
+	char buf[512];
+	ck_assert_msg(reclog_get_u64(rec, key, &v) == RECLOG_OK && v == want, "%s should be %llu: %s", key,
+		      (unsigned long long)want, reclog_format(rec, buf, sizeof buf));
+}
+
+/* Assert that field key of rec is the string want. */
+static void expect_str(const struct reclog_rec *rec, const char *key, const char *want)
+{
+	char buf[512];
+	const char *v = reclog_get(rec, key);
+	ck_assert_msg(v != NULL && strcmp(v, want) == 0, "%s should be '%s': %s", key, want,
+		      reclog_format(rec, buf, sizeof buf));
+}
+
+/* Assert the domain and the payload schema, exactly as the design says; the schema id. */
+static const char *check_schema(const struct reclog *log)
+{
+	ck_assert_uint_eq(reclog_count(log, "domain_create"), 1);
+	expect_str(reclog_find(log, "domain_create", NULL, NULL), "name", "KvikIO NIC");
+	ck_assert_uint_eq(reclog_count(log, "schema"), 1);
+	const struct reclog_rec *s = reclog_find(log, "schema", NULL, NULL);
+	expect_str(s, "name", "NIC bandwidth");
+	expect_u64(s, "type", NVTX_PAYLOAD_SCHEMA_TYPE_STATIC);
+	expect_u64(s, "flags", NVTX_PAYLOAD_SCHEMA_FLAG_COUNTER_GROUP);
+	expect_u64(s, "size", 16);
+	expect_u64(s, "entries", 2);
+	ck_assert_uint_eq(reclog_count(log, "schema_entry"), 2);
+	static const char *const names[] = {"rx", "tx"}, *const descs[] = {"Receive rate", "Transmit rate"};
+	for (size_t i = 0; i < 2; i++) {
+		char index[4];
+		snprintf(index, sizeof index, "%zu", i);
+		const struct reclog_rec *e = reclog_find(log, "schema_entry", "index", index);
+		ck_assert_ptr_nonnull(e);
+		expect_str(e, "schema", reclog_get(s, "id"));
+		expect_str(e, "name", names[i]);
+		expect_u64(e, "type", NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE);
+		expect_u64(e, "offset", 8 * i);
+		expect_str(e, "description", descs[i]);
+	}
+	return reclog_get(s, "id");
+}
+
+/* Assert every group registration's attributes, and that the first ones are names, in order. */
+static void check_groups(const struct reclog *log, const char *const *names)
+{
+	const char *domain = reclog_get(reclog_find(log, "domain_create", NULL, NULL), "domain");
+	const char *schema = check_schema(log);
+	size_t pos = 0, i = 0, nnames = 0;
+	while (names[nnames] != NULL)
+		nnames++;
+	for (const struct reclog_rec *rec; (rec = reclog_next(log, "counter_register", &pos)) != NULL; i++) {
+		expect_str(rec, "domain", domain);
+		expect_str(rec, "schema", schema);
+		expect_u64(rec, "scope", NVTX_SCOPE_CURRENT_VM);
+		expect_str(rec, "unit", "MiB/s");
+		expect_u64(rec, "semantic", NVTX_SEMANTIC_ID_COUNTERS_V1);
+		expect_str(rec, "scale", "1/1");
+		ck_assert_msg(reclog_find(log, "counter_register", "counter", reclog_get(rec, "counter")) == rec,
+			      "counter id %s registered twice", reclog_get(rec, "counter"));
+		if (i < nnames) /* later ones (hot-plug) are checked by the test */
+			expect_str(rec, "name", names[i]);
+	}
+	ck_assert_uint_ge(i, nnames);
+}
+
+/* Assert that the log holds only the expected kinds of record, all samples in our domain. */
+static void check_kinds(const struct reclog *log)
+{
+	static const char *const kinds[] = {"domain_create", "schema", "schema_entry", "counter_register",
+					    "sample", "sample_novalue"};
+	const char *domain = reclog_get(reclog_find(log, "domain_create", NULL, NULL), "domain");
+	for (size_t i = 0; i < log->n; i++) {
+		const struct reclog_rec *rec = &log->recs[i];
+		size_t k = 0;
+		while (k < 6 && strcmp(rec->kind, kinds[k]) != 0)
+			k++;
+		char buf[512];
+		ck_assert_msg(k < 6, "unexpected record %s", reclog_format(rec, buf, sizeof buf));
+		if (k == 4)
+			expect_u64(rec, "size", 16);
+		if (k == 5)
+			expect_u64(rec, "reason", NVTX_COUNTER_SAMPLE_UNAVAILABLE);
+		if (k >= 3)
+			expect_str(rec, "domain", domain);
+	}
+}
+
+/* Assert the tick structure: groups in sorted order, then total, which is their exact sum. */
+static size_t check_ticks(const struct result *r)
+{
+	size_t ticks = 0;
+	double rx = 0, tx = 0;
+	bool any = false;
+	const char *prev = NULL;
+	for (size_t i = 0; i < r->nobs; i++) {
+		const struct obs *o = &r->obs[i];
+		char buf[512];
+		reclog_format(o->rec, buf, sizeof buf);
+		if (strcmp(o->name, "total") != 0) {
+			ck_assert_msg(prev == NULL || strcmp(prev, o->name) < 0, "order: %s after %s", o->name, prev);
+			ck_assert_msg(o->dt == r->obs[i + 1].dt, "interval changes within a tick at %s", buf);
+			prev = o->name;
+			rx += o->valid ? o->rx : 0, tx += o->valid ? o->tx : 0;
+			any = any || o->valid;
+			continue;
+		}
+		/* The plugin adds the valid rates in this same order, so the sums are bit-exact. */
+		ck_assert_msg(o->valid == any, "total %s but %s group had a value: %s", o->valid ? "valued" : "NoValue",
+			      any ? "a" : "no", buf);
+		ck_assert_msg(!any || (o->rx == rx && o->tx == tx), "total != sum (%.17g, %.17g): %s", rx, tx, buf);
+		ck_assert_msg(o->dt > 0, "interval_s not positive: %s", buf);
+		rx = tx = 0, any = false, prev = NULL, ticks++;
+	}
+	ck_assert_msg(prev == NULL, "the last tick has no total");
+	return ticks;
+}
+
+/* Bytes moved by group name's field (rx/tx) over obs [from, to), from rate · 2^20 · dt (see top). */
+static uint64_t bytes(const struct result *r, const char *name, bool tx, size_t from, size_t to)
+{
+	uint64_t sum = 0;
+	for (size_t i = from; i < to && i < r->nobs; i++) {
+		const struct obs *o = &r->obs[i];
+		if (!o->valid || strcmp(o->name, name) != 0)
+			continue;
+		double b = (tx ? o->tx : o->rx) * MIB * o->dt;
+		/* Two roundings away from a whole number (see top), and in the range where that is exact. */
+		ck_assert_msg(b >= 0 && b < 0x1p50 && fabs(b - nearbyint(b)) <= 1e-6 + 1e-15 * b,
+			      "%s: %.17g bytes is not a whole number of bytes", name, b);
+		sum += (uint64_t)llround(b);
+	}
+	return sum;
+}
+
+/* Number of ticks in which group name had a non-zero rx rate. */
+static size_t busy_ticks(const struct result *r, const char *name)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->nobs; i++)
+		n += r->obs[i].valid && r->obs[i].rx > 0 && strcmp(r->obs[i].name, name) == 0;
+	return n;
+}
+
+/* Index of the first obs of group name with the given validity at or after from; nobs if none. */
+static size_t obs_find(const struct result *r, const char *name, bool valid, size_t from)
+{
+	while (from < r->nobs && (r->obs[from].valid != valid || strcmp(r->obs[from].name, name) != 0))
+		from++;
+	return from;
+}
+
+/* Assert that the last tick was emitted after the stop signal: the final sample. */
+static void check_final_tick(const struct result *r, size_t groups, int64_t t_kill)
+{
+	ck_assert_uint_ge(r->nobs, groups);
+	for (size_t i = r->nobs - groups; i < r->nobs; i++) {
+		char buf[512];
+		ck_assert_msg(r->obs[i].rec->t_ns >= (uint64_t)t_kill, "no sample after SIGTERM: last is %s",
+			      reclog_format(r->obs[i].rec, buf, sizeof buf));
+	}
+}
+
+/* Fixture: a fresh fake sysfs tree. */
+static void setup(void)
+{
+	sysfs_root = fake_sysfs_new();
+}
+
+/* Fixture: never leave a plugin running, nor the tree behind. */
+static void teardown(void)
+{
+	kill_pid(live_pid);
+	live_pid = -1;
+	fake_sysfs_remove();
+}
+
+/* Default selection, schema, groups, values against advancing counters, totals, the final sample. */
+START_TEST(selection_and_values)
+{
+	struct fake_if eth0 = {"eth0", 5000000000000, 7000000000000}, eth1 = {"eth1", 123, 456},
+		       ib0 = {"ib0", 0, 0}, lo = {"lo", 10, 10}, wl = {"wlan0", 1, 1};
+	const char *root = sysfs_root;
+	fake_add(&eth1, "up", 0x1003);
+	fake_add(&ib0, "unknown", 0x1003);
+	fake_add(&lo, "unknown", 0x9); /* IFF_LOOPBACK: not selected by default */
+	fake_add(&wl, "down", 0x1002); /* down: not selected by default */
+	fake_add(&eth0, "up", 0x1003);
+	struct plugin p;
+	plugin_start(&p, (const char *const[]){"--sysfs", root, "--print", "-i", "20000", NULL});
+	wait_samples(&p, "total", false, 0, 1); /* the baseline is read: from now on advances count */
+	const uint64_t rx0 = eth0.rx, tx0 = eth0.tx, ib_rx0 = ib0.rx;
+	const int rounds = 8;
+	for (int j = 0; j < rounds; j++) {
+		fake_advance(&eth0, step(j, 0), step(j, 1));
+		fake_advance(&ib0, step(j, 2), 0);
+		fake_advance(&eth0, step(j + rounds, 3), 0); /* two writes within one tick */
+		wait_samples(&p, "total", false, log_mark(&p), 2); /* so each round lands in a tick of its own */
+	}
+	int64_t t_kill;
+	plugin_stop(&p, &t_kill);
+
+	struct result r;
+	result_load(&r, &p);
+	check_kinds(r.log);
+	check_groups(r.log, (const char *const[]){"eth0", "eth1", "ib0", "total", NULL});
+	ck_assert_uint_eq(reclog_count(r.log, "counter_register"), 4);
+	ck_assert_uint_ge(check_ticks(&r), 2 * (size_t)rounds + 1);
+	ck_assert_uint_eq(reclog_count(r.log, "sample_novalue"), 0);
+	ck_assert_uint_eq(bytes(&r, "eth0", false, 0, r.nobs), eth0.rx - rx0);
+	ck_assert_uint_eq(bytes(&r, "eth0", true, 0, r.nobs), eth0.tx - tx0);
+	ck_assert_uint_eq(bytes(&r, "ib0", false, 0, r.nobs), ib0.rx - ib_rx0);
+	ck_assert_uint_eq(bytes(&r, "ib0", true, 0, r.nobs), 0);
+	ck_assert_uint_eq(bytes(&r, "eth1", false, 0, r.nobs) + bytes(&r, "eth1", true, 0, r.nobs), 0);
+	ck_assert_uint_ge(busy_ticks(&r, "eth0"), (size_t)rounds);
+	check_final_tick(&r, 4, t_kill);
+	result_free(&r);
+}
+END_TEST
+
+/* An interface whose files vanish gets NoValue, then values again when it returns; a newcomer a group. */
+START_TEST(hotplug)
+{
+	struct fake_if eth0 = {"eth0", 1000000, 0}, eth1 = {"eth1", 2000000000, 3000000000},
+		       eth2 = {"eth2", 40000000, 50000000};
+	const char *root = sysfs_root;
+	fake_add(&eth0, "up", 0x1003);
+	fake_add(&eth1, "up", 0x1003);
+	struct plugin p;
+	plugin_start(&p, (const char *const[]){"--sysfs", root, "-p", "-d", "eth[0-9]+", "-i", "20000", NULL});
+	wait_samples(&p, "total", false, 0, 1);
+	const uint64_t before = eth1.rx;
+	fake_advance(&eth1, 3000, 0);
+	wait_samples(&p, "total", false, log_mark(&p), 2);
+	const uint64_t moved_before = eth1.rx - before;
+
+	fake_iface_remove("eth1");
+	size_t at = wait_samples(&p, "eth1", true, 0, 1); /* after the next rescan, within about 1 s */
+	eth1.rx = 100, eth1.tx = 200; /* it returns with counters reset */
+	fake_add(&eth1, "up", 0x1003);
+	fake_add(&eth2, "up", 0x1003);
+	wait_samples(&p, "eth1", false, at + 1, 1); /* a baseline, then a value */
+	wait_samples(&p, "eth2", false, 0, 1);
+	const uint64_t returned = eth1.tx, newcomer = eth2.rx;
+	fake_advance(&eth1, 0, 7000);
+	fake_advance(&eth2, 40000, 0);
+	wait_samples(&p, "total", false, log_mark(&p), 2);
+	int64_t t_kill;
+	plugin_stop(&p, &t_kill);
+
+	struct result r;
+	result_load(&r, &p);
+	check_kinds(r.log);
+	check_groups(r.log, (const char *const[]){"eth0", "eth1", "total", NULL});
+	ck_assert_uint_eq(reclog_count(r.log, "counter_register"), 4);
+	const struct reclog_rec *reg2 = reclog_find(r.log, "counter_register", "name", "eth2");
+	ck_assert_msg(reg2 > reclog_find(r.log, "counter_register", "name", "total"),
+		      "eth2 must get a group of its own when it appears");
+	size_t gone = obs_find(&r, "eth1", false, 0), again = obs_find(&r, "eth1", true, gone);
+	ck_assert_uint_lt(again, r.nobs);
+	ck_assert_uint_eq(bytes(&r, "eth1", false, 0, gone), moved_before);
+	ck_assert_uint_eq(bytes(&r, "eth1", true, again, r.nobs), eth1.tx - returned);
+	ck_assert_uint_eq(bytes(&r, "eth1", false, again, r.nobs), 0);
+	ck_assert_uint_eq(bytes(&r, "eth2", false, 0, r.nobs), eth2.rx - newcomer);
+	ck_assert_uint_eq(bytes(&r, "eth0", false, 0, r.nobs), 0);
+	ck_assert_uint_eq(obs_find(&r, "eth0", false, 0), r.nobs); /* the others are unaffected */
+	check_ticks(&r);
+	check_final_tick(&r, 4, t_kill);
+	result_free(&r);
+}
+END_TEST
+
+/* SIGTERM ends a plugin that sleeps 5 s between ticks within 1 s, with status 0 and a last sample. */
+START_TEST(sigterm_long_interval)
+{
+	struct fake_if eth0 = {"eth0", 10, 20};
+	const char *root = sysfs_root;
+	fake_add(&eth0, "up", 0x1003);
+	struct plugin p;
+	plugin_start(&p, (const char *const[]){"--sysfs", root, "-p", "-i", "5000000", NULL});
+	wait_log(&p, "counter_register", "name", "total", 0, 1); /* running, stop signals blocked */
+	int64_t t_kill;
+	double took = plugin_stop(&p, &t_kill);
+	fprintf(stderr, "sigterm_long_interval: gone %.3f s after SIGTERM\n", took);
+	ck_assert_msg(took < STOP_BOUND_S, "took %.3f s to stop after SIGTERM at -i 5000000", took);
+
+	struct result r;
+	result_load(&r, &p);
+	check_kinds(r.log);
+	check_groups(r.log, (const char *const[]){"eth0", "total", NULL});
+	ck_assert_uint_eq(check_ticks(&r), 1);
+	check_final_tick(&r, 2, t_kill);
+	ck_assert_msg(r.obs[0].dt < 5.0, "the final sample waited out the interval");
+	result_free(&r);
+}
+END_TEST
+
+/* The spec's nsys argument spellings, as nsys splits them on commas; the interval follows. */
+static const char *const spellings[] = {"-d,eth0,-i,", "-deth0,-i", "--device=eth0,--interval="};
+static const char *const intervals[] = {"20000", "30000"};
+
+/* Each nsys spelling selects eth0 alone (not eth00, not eth1) at the given interval. */
+START_TEST(nsys_spellings)
+{
+	const char *root = sysfs_root;
+	struct fake_if ifs[] = {{"eth1", 1, 1}, {"eth0", 1, 1}, {"eth00", 1, 1}, {"lo", 1, 1}};
+	for (size_t i = 0; i < 4; i++)
+		fake_add(&ifs[i], "up", 0x1003);
+	char spec[64], stderr_want[128];
+	const char *interval = intervals[_i / 3];
+	snprintf(spec, sizeof spec, "%s%s", spellings[_i % 3], interval);
+	const char *args[MAX_ARGS] = {0};
+	size_t n = 0;
+	for (char *save = NULL, *tok = strtok_r(spec, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save))
+		args[n++] = tok;
+	args[n++] = "--sysfs", args[n++] = root, args[n++] = "-n", args[n++] = "2", args[n++] = "-p";
+	struct plugin p;
+	plugin_start(&p, args);
+	plugin_finish(&p);
+
+	struct result r;
+	result_load(&r, &p);
+	check_kinds(r.log);
+	check_groups(r.log, (const char *const[]){"eth0", "total", NULL});
+	ck_assert_uint_eq(reclog_count(r.log, "counter_register"), 2);
+	ck_assert_uint_eq(check_ticks(&r), 2);
+	result_free(&r);
+	char *text = slurp(p.err);
+	snprintf(stderr_want, sizeof stderr_want, "monitoring 1 interface (eth0) every %s us", interval);
+	ck_assert_msg(text != NULL && strstr(text, stderr_want) != NULL, "stderr lacks '%s': %s", stderr_want,
+		      text ? text : "(none)");
+	free(text);
+}
+END_TEST
+
+/* nftw callback: remove one entry. */
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)type, (void)ftw;
+	return remove(path);
+}
+
+/* Add test fn for loop index i as a tcase of its own (name kept), with the fixture and a
+ * timeout that cannot flake. */
+static void add(Suite *s, const char *name, const TTest *fn, int i)
+{
+	TCase *tc = tcase_create(name);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, fn, i, i + 1);
+	suite_add_tcase(s, tc);
+}
+
+/* The end-to-end suite. */
+static Suite *e2e_suite(void)
+{
+	static char names[6][64]; /* one tcase per spelling, named after it in the TAP output */
+	Suite *s = suite_create("e2e");
+	add(s, "selection_and_values", selection_and_values, 0);
+	add(s, "hotplug", hotplug, 0);
+	add(s, "sigterm_long_interval", sigterm_long_interval, 0);
+	for (int i = 0; i < 6; i++) {
+		snprintf(names[i], sizeof names[i], "nsys_args %s%s", spellings[i % 3], intervals[i / 3]);
+		add(s, names[i], nsys_spellings, i);
+	}
+	return s;
+}
+
+int main(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(session_dir, sizeof session_dir, "%s/kn-e2e-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (mkdtemp(session_dir) == NULL) {
+		perror(session_dir);
+		return 99;
+	}
+	setenv("TMPDIR", session_dir, 1); /* fake sysfs trees go there too */
+	SRunner *sr = srunner_create(e2e_suite());
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	nftw(session_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_monitor: selection, rescans, ticks and "no value" on a fake sysfs tree. */
+#include "config.h"
+
+#include "monitor.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MIB UINT64_C(1048576)
+
+static const char *root;
+static struct iface_selector sel;
+static struct monitor mon;
+
+/* Fixture: an empty fake tree; the monitor starts in start(). */
+static void tree_setup(void)
+{
+	root = fake_sysfs_new();
+	sel = (struct iface_selector){0};
+	mon = (struct monitor){.dir = {.fd = -1}};
+}
+
+/* Fixture: free the monitor, the selector and the tree. */
+static void tree_teardown(void)
+{
+	monitor_free(&mon);
+	iface_selector_free(&sel);
+	fake_sysfs_remove();
+}
+
+/* Compile the NULL-terminated patterns (none: the default rule), start and rescan once. */
+static void start(const char *const *patterns)
+{
+	size_t n = 0;
+	while (patterns != NULL && patterns[n] != NULL)
+		n++;
+	char err[IFACE_ERR_MAX] = "";
+	ck_assert_msg(iface_selector_init(&sel, patterns, n, err) == 0, "%s", err);
+	ck_assert_msg(monitor_init(&mon, root, &sel, err) == 0, "%s", err);
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+}
+
+/* The monitored names, comma-separated, in table order (static buffer). */
+static const char *names(void)
+{
+	static char text[512];
+	text[0] = '\0';
+	for (size_t i = 0; i < mon.count; i++) {
+		if (i > 0)
+			strcat(text, ",");
+		strcat(text, mon.ifaces[i].name);
+	}
+	return text;
+}
+
+/* The entry for name; fails the test if it is not monitored. */
+static struct monitored_iface *entry(const char *name)
+{
+	for (size_t i = 0; i < mon.count; i++)
+		if (strcmp(mon.ifaces[i].name, name) == 0)
+			return &mon.ifaces[i];
+	ck_abort_msg("%s is not monitored", name);
+	return NULL;
+}
+
+/* Assert that name had a rate of exactly rx, tx MiB/s this tick. */
+static void assert_rate(const char *name, double rx, double tx)
+{
+	const struct monitored_iface *e = entry(name);
+	ck_assert_msg(e->valid, "%s has no value", name);
+	ck_assert_double_eq(e->rate.rx, rx);
+	ck_assert_double_eq(e->rate.tx, tx);
+}
+
+/* Assert that name had no value this tick. */
+static void assert_no_value(const char *name)
+{
+	ck_assert_msg(!entry(name)->valid, "%s has a value", name);
+}
+
+/* Assert that total is exactly rx, tx and valid. */
+static void assert_total(double rx, double tx)
+{
+	ck_assert(mon.total_valid);
+	ck_assert_double_eq(mon.total.rx, rx);
+	ck_assert_double_eq(mon.total.tx, tx);
+}
+
+START_TEST(initial_rescan_sorted)
+{
+	fake_iface_add("eth2", "up", 0x1003, 0, 0);
+	fake_iface_add("eth10", "up", 0x1003, 0, 0);
+	fake_iface_add("eth3", "down", 0x1002, 0, 0);
+	fake_iface_add("ib0", "unknown", 0x1003, 0, 0);
+	fake_iface_add("lo", "unknown", 0x9, 0, 0);
+	fake_iface_add("eth1", "up", 0x1003, 0, 0);
+	start(NULL);
+	ck_assert_str_eq(names(), "eth1,eth10,eth2,ib0");
+	for (size_t i = 0; i < mon.count; i++) {
+		ck_assert(!mon.ifaces[i].registered);
+		ck_assert_int_ge(mon.ifaces[i].files.rx_fd, 0);
+		ck_assert_int_ge(mon.ifaces[i].files.tx_fd, 0);
+	}
+}
+END_TEST
+
+START_TEST(regex_selection)
+{
+	fake_iface_add("eth1", "down", 0x1002, 0, 0);
+	fake_iface_add("eth0", "up", 0x1003, 0, 0);
+	fake_iface_add("lo", "unknown", 0x9, 0, 0);
+	start((const char *const[]){"lo|eth1", NULL});
+	ck_assert_str_eq(names(), "eth1,lo");
+}
+END_TEST
+
+START_TEST(baseline_tick_has_no_value)
+{
+	fake_iface_add("eth0", "up", 0x1003, 10, 20);
+	start(NULL);
+	monitor_tick(&mon, 0.0);
+	assert_no_value("eth0");
+	ck_assert(!mon.total_valid);
+	ck_assert_double_eq(mon.total.rx, 0.0);
+	ck_assert_double_eq(mon.total.tx, 0.0);
+}
+END_TEST
+
+START_TEST(tick_rates)
+{
+	fake_iface_add("eth0", "up", 0x1003, 1000, 5000);
+	fake_iface_add("eth1", "up", 0x1003, 0, 0);
+	start(NULL);
+	monitor_tick(&mon, 0.0);
+	fake_iface_set("eth0", 1000 + MIB, 5000 + 2 * MIB);
+	fake_iface_set("eth1", 3 * MIB, 0);
+	monitor_tick(&mon, 0.5);
+	assert_rate("eth0", 2.0, 4.0);
+	assert_rate("eth1", 6.0, 0.0);
+	assert_total(8.0, 4.0);
+	monitor_tick(&mon, 0.25); /* nothing moved: an honest zero */
+	assert_rate("eth0", 0.0, 0.0);
+	assert_rate("eth1", 0.0, 0.0);
+	assert_total(0.0, 0.0);
+	fake_iface_set("eth0", 1000 + 2 * MIB, 5000 + 2 * MIB);
+	monitor_tick(&mon, 4.0);
+	assert_rate("eth0", 0.25, 0.0);
+}
+END_TEST
+
+START_TEST(vanished_then_back)
+{
+	fake_iface_add("eth0", "up", 0x1003, 0, 0);
+	fake_iface_add("eth1", "up", 0x1003, 5 * MIB, 5 * MIB);
+	start(NULL);
+	monitor_tick(&mon, 0.0);
+	fake_iface_remove("eth1");
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	ck_assert_str_eq(names(), "eth0,eth1"); /* still monitored, by name */
+	ck_assert_int_eq(entry("eth1")->files.rx_fd, -1);
+	ck_assert_int_eq(entry("eth1")->files.tx_fd, -1);
+	fake_iface_set("eth0", MIB, 0);
+	monitor_tick(&mon, 1.0);
+	assert_rate("eth0", 1.0, 0.0);
+	assert_no_value("eth1");
+	assert_total(1.0, 0.0); /* the sum of the interfaces that had a value */
+	monitor_tick(&mon, 1.0);
+	assert_no_value("eth1");
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	monitor_tick(&mon, 1.0);
+	assert_no_value("eth1");
+	/* it comes back with smaller counters (re-created): a fresh baseline, never the old one */
+	fake_iface_add("eth1", "up", 0x1003, 100, 200);
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	ck_assert_int_ge(entry("eth1")->files.rx_fd, 0);
+	monitor_tick(&mon, 1.0);
+	assert_no_value("eth1");
+	fake_iface_set("eth1", 100 + MIB, 200 + 6 * MIB);
+	monitor_tick(&mon, 2.0);
+	assert_rate("eth1", 0.5, 3.0);
+	assert_total(0.5, 3.0);
+	ck_assert_str_eq(names(), "eth0,eth1");
+}
+END_TEST
+
+START_TEST(unreadable_counter)
+{
+	fake_iface_add("eth0", "up", 0x1003, 0, 0);
+	start(NULL);
+	monitor_tick(&mon, 0.0);
+	fake_iface_write("eth0", "statistics/rx_bytes", "garbage\n"); /* the held fd sees it */
+	monitor_tick(&mon, 1.0);
+	assert_no_value("eth0");
+	ck_assert(!mon.total_valid);
+	ck_assert_int_eq(entry("eth0")->files.rx_fd, -1); /* closed until the next rescan */
+	fake_iface_set("eth0", 4 * MIB, 0);
+	monitor_tick(&mon, 1.0);
+	assert_no_value("eth0");
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	monitor_tick(&mon, 1.0);
+	assert_no_value("eth0"); /* the first good read after a failure is a baseline */
+	fake_iface_set("eth0", 5 * MIB, MIB);
+	monitor_tick(&mon, 1.0);
+	assert_rate("eth0", 1.0, 1.0);
+}
+END_TEST
+
+START_TEST(counter_backwards)
+{
+	fake_iface_add("eth0", "up", 0x1003, 10 * MIB, 10 * MIB);
+	start(NULL);
+	monitor_tick(&mon, 0.0);
+	fake_iface_set("eth0", 11 * MIB, 11 * MIB);
+	monitor_tick(&mon, 1.0);
+	assert_rate("eth0", 1.0, 1.0);
+	fake_iface_set("eth0", MIB, 12 * MIB); /* rx reset */
+	monitor_tick(&mon, 1.0);
+	assert_no_value("eth0");
+	ck_assert(!mon.total_valid);
+	fake_iface_set("eth0", MIB + MIB / 2, 12 * MIB);
+	monitor_tick(&mon, 0.5);
+	assert_rate("eth0", 1.0, 0.0); /* measured from the new baseline */
+	fake_iface_set("eth0", 2 * MIB, 0); /* tx reset alone */
+	monitor_tick(&mon, 1.0);
+	assert_no_value("eth0");
+	fake_iface_set("eth0", 2 * MIB, 2 * MIB);
+	monitor_tick(&mon, 1.0);
+	assert_rate("eth0", 0.0, 2.0);
+}
+END_TEST
+
+START_TEST(counters_at_max)
+{
+	fake_iface_add("eth0", "up", 0x1003, UINT64_MAX - MIB, UINT64_MAX - 2 * MIB);
+	start(NULL);
+	monitor_tick(&mon, 0.0);
+	fake_iface_set("eth0", UINT64_MAX, UINT64_MAX);
+	monitor_tick(&mon, 1.0);
+	assert_rate("eth0", 1.0, 2.0);
+}
+END_TEST
+
+START_TEST(total_none_valid)
+{
+	fake_iface_add("eth0", "up", 0x1003, 0, 0);
+	fake_iface_add("eth1", "up", 0x1003, 0, 0);
+	start(NULL);
+	monitor_tick(&mon, 0.0);
+	monitor_tick(&mon, 1.0);
+	assert_total(0.0, 0.0);
+	fake_iface_remove("eth0");
+	fake_iface_remove("eth1");
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	monitor_tick(&mon, 1.0);
+	assert_no_value("eth0");
+	assert_no_value("eth1");
+	ck_assert(!mon.total_valid);
+	ck_assert_double_eq(mon.total.rx, 0.0);
+	ck_assert_double_eq(mon.total.tx, 0.0);
+}
+END_TEST
+
+START_TEST(zero_dt_is_no_value)
+{
+	fake_iface_add("eth0", "up", 0x1003, 0, 0);
+	start(NULL);
+	monitor_tick(&mon, 0.0);
+	fake_iface_set("eth0", MIB, MIB);
+	monitor_tick(&mon, 0.0);
+	assert_no_value("eth0");
+	fake_iface_set("eth0", 2 * MIB, 2 * MIB);
+	monitor_tick(&mon, 1.0); /* the zero-dt read still became the baseline */
+	assert_rate("eth0", 1.0, 1.0);
+}
+END_TEST
+
+START_TEST(newcomer_added_sorted)
+{
+	fake_iface_add("eth0", "up", 0x1003, 0, 0);
+	fake_iface_add("eth2", "up", 0x1003, 0, 0);
+	start(NULL);
+	for (size_t i = 0; i < mon.count; i++) { /* as the sampler does after registering */
+		mon.ifaces[i].registered = true;
+		mon.ifaces[i].group = 100 + i;
+	}
+	monitor_tick(&mon, 0.0);
+	fake_iface_add("ib0", "up", 0x1003, 0, 0);
+	fake_iface_add("eth1", "up", 0x1003, 7, 7);
+	fake_iface_add("eth3", "down", 0x1002, 0, 0);
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	ck_assert_str_eq(names(), "eth0,eth1,eth2,ib0");
+	ck_assert(entry("eth0")->registered && entry("eth0")->group == 100);
+	ck_assert(entry("eth2")->registered && entry("eth2")->group == 101);
+	ck_assert(!entry("eth1")->registered && !entry("ib0")->registered);
+	fake_iface_set("eth2", MIB, 0);
+	monitor_tick(&mon, 1.0);
+	assert_rate("eth2", 1.0, 0.0); /* kept its baseline across the insertion */
+	assert_no_value("eth1");        /* a newcomer's first read is its baseline */
+	assert_no_value("ib0");
+	assert_total(1.0, 0.0);
+	fake_iface_set("eth1", 7 + 2 * MIB, 7);
+	monitor_tick(&mon, 1.0);
+	assert_rate("eth1", 2.0, 0.0);
+	assert_rate("ib0", 0.0, 0.0);
+	fake_iface_write("eth3", "operstate", "up\n"); /* goes up later: picked up then */
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	ck_assert_str_eq(names(), "eth0,eth1,eth2,eth3,ib0");
+}
+END_TEST
+
+START_TEST(rescan_idempotent)
+{
+	fake_iface_add("eth1", "up", 0x1003, 0, 0);
+	fake_iface_add("eth0", "up", 0x1003, 0, 0);
+	start(NULL);
+	int fd0 = entry("eth0")->files.rx_fd, fd1 = entry("eth1")->files.tx_fd;
+	monitor_tick(&mon, 0.0);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(monitor_rescan(&mon), 0);
+	ck_assert_uint_eq(mon.scans, 4);
+	ck_assert_str_eq(names(), "eth0,eth1");
+	ck_assert_int_eq(entry("eth0")->files.rx_fd, fd0); /* held, not re-opened */
+	ck_assert_int_eq(entry("eth1")->files.tx_fd, fd1);
+	fake_iface_set("eth0", MIB, MIB);
+	monitor_tick(&mon, 1.0);
+	assert_rate("eth0", 1.0, 1.0);
+}
+END_TEST
+
+START_TEST(many_interfaces)
+{
+	char name[IFACE_NAME_MAX];
+	for (int i = 99; i >= 0; i--) { /* created in reverse, listed in whatever order */
+		snprintf(name, sizeof name, "veth%03d", i);
+		fake_iface_add(name, "up", 0x1003, 0, 0);
+	}
+	start(NULL);
+	ck_assert_uint_eq(mon.count, 100);
+	for (size_t i = 1; i < mon.count; i++)
+		ck_assert_int_lt(strcmp(mon.ifaces[i - 1].name, mon.ifaces[i].name), 0);
+	monitor_tick(&mon, 0.0);
+	for (int i = 0; i < 100; i++) {
+		snprintf(name, sizeof name, "veth%03d", i);
+		fake_iface_set(name, MIB, 0);
+	}
+	monitor_tick(&mon, 1.0);
+	assert_total(100.0, 0.0);
+}
+END_TEST
+
+START_TEST(init_unreadable)
+{
+	char missing[600], err[IFACE_ERR_MAX] = "";
+	snprintf(missing, sizeof missing, "%s/nowhere", root);
+	ck_assert_int_eq(iface_selector_init(&sel, NULL, 0, err), 0);
+	ck_assert_int_eq(monitor_init(&mon, missing, &sel, err), -1);
+	ck_assert_msg(strstr(err, missing) != NULL, "'%s' does not name %s", err, missing);
+	monitor_free(&mon); /* safe after a failed init, as main.c does */
+	ck_assert_uint_eq(mon.count, 0);
+}
+END_TEST
+
+/* Add fn as a tcase of its own, with a fake tree around it. */
+static void add(Suite *s, const char *name, const TTest *fn)
+{
+	TCase *tc = tcase_create(name);
+	tcase_add_checked_fixture(tc, tree_setup, tree_teardown);
+	tcase_add_test(tc, fn);
+	suite_add_tcase(s, tc);
+}
+
+/* The monitor suite. */
+static Suite *monitor_suite(void)
+{
+	Suite *s = suite_create("monitor");
+	add(s, "initial_rescan_sorted", initial_rescan_sorted);
+	add(s, "regex_selection", regex_selection);
+	add(s, "baseline_tick_has_no_value", baseline_tick_has_no_value);
+	add(s, "tick_rates", tick_rates);
+	add(s, "vanished_then_back", vanished_then_back);
+	add(s, "unreadable_counter", unreadable_counter);
+	add(s, "counter_backwards", counter_backwards);
+	add(s, "counters_at_max", counters_at_max);
+	add(s, "total_none_valid", total_none_valid);
+	add(s, "zero_dt_is_no_value", zero_dt_is_no_value);
+	add(s, "newcomer_added_sorted", newcomer_added_sorted);
+	add(s, "rescan_idempotent", rescan_idempotent);
+	add(s, "many_interfaces", many_interfaces);
+	add(s, "init_unreadable", init_unreadable);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(monitor_suite());
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
