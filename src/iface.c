@@ -60,6 +60,8 @@ int iface_regex_translate(const char *pattern, char **out)
 	char *w = ere;
 	for (const char *p = pattern; *p != '\0';) {
 		size_t bracket = (*p == '[') ? bracket_length(p) : 0;
+		if (*p == '[' && bracket == 0)
+			bracket = strlen(p); /* unterminated: copied as is, for regcomp to refuse */
 		if (bracket > 0) {
 			memcpy(w, p, bracket);
 			w += bracket;
@@ -222,7 +224,7 @@ int iface_dir_scan(struct iface_dir *dir, void (*fn)(const char *name, void *ctx
 		struct dirent *entry = readdir(d);
 		if (entry == NULL)
 			return errno == 0 ? 0 : -1;
-		if (entry->d_name[0] != '.' && iface_name_valid(entry->d_name))
+		if (iface_name_valid(entry->d_name)) /* refuses "." and ".."; ".v0" is a valid name */
 			fn(entry->d_name, ctx);
 	}
 }

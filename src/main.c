@@ -86,6 +86,24 @@ static void print_list(const struct monitor *mon)
 		puts(mon->ifaces[i].name);
 }
 
+/* Use netlink unless the options say sysfs (or only --list is asked); -1 when an explicit
+ * --source=netlink is refused. Auto falls back to sysfs and says so once. */
+static int choose_source(const struct options *opts, struct monitor *mon)
+{
+	if (opts->list || opts->source == OPTIONS_SOURCE_SYSFS)
+		return 0;
+	int rc = monitor_use_netlink(mon);
+	if (rc == 0)
+		return 0;
+	if (opts->source == OPTIONS_SOURCE_NETLINK) {
+		fprintf(stderr, "kvikio_nic: netlink statistics unavailable (%s) and --source=netlink was given\n",
+			strerror(-rc));
+		return -1;
+	}
+	fprintf(stderr, "kvikio_nic: netlink statistics unavailable (%s), reading sysfs\n", strerror(-rc));
+	return 0;
+}
+
 /* Select the interfaces and list them or sample them; the exit status. */
 static int run(const struct options *opts)
 {
@@ -100,6 +118,8 @@ static int run(const struct options *opts)
 	int status = EXIT_RUNTIME;
 	if (monitor_init(&mon, opts->sysfs, &sel, err) != 0) {
 		error_line(err);
+	} else if (choose_source(opts, &mon) != 0) {
+		/* reported by choose_source() */
 	} else if (monitor_rescan(&mon) != 0) {
 		fprintf(stderr, "kvikio_nic: cannot list %s/class/net: %s\n", opts->sysfs, strerror(errno));
 	} else if (mon.count == 0) {

@@ -4,6 +4,11 @@
 
 #include "monitor.h"
 
+#include "sysfs.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +64,20 @@ static struct monitored_iface *insert_at(struct monitor *mon, size_t slot, const
 	return entry;
 }
 
+/* Netlink source: read the interface's <name>/ifindex; 0, or -1 (ifindex stays 0). */
+static int read_ifindex(struct monitor *mon, struct monitored_iface *entry)
+{
+	char path[IFACE_NAME_MAX + 16], buf[SYSFS_VALUE_MAX];
+	uint64_t value;
+	snprintf(path, sizeof path, "%s/ifindex", entry->name);
+	ssize_t n = sysfs_read_at(mon->dir.fd, path, buf, sizeof buf);
+	if (n < 0 || sysfs_parse_u64(buf, (size_t)n, &value) != 0 || value == 0 || value > INT_MAX)
+		return -1;
+	entry->ifindex = (int)value;
+	mon->byindex_stale = true;
+	return 0;
+}
+
 /* Rescan callback: note name as present, adding it if newly selected. */
 static void rescan_one(const char *name, void *ctx)
 {
@@ -72,10 +91,45 @@ static void rescan_one(const char *name, void *ctx)
 		entry = insert_at(mon, slot, name);
 		if (entry == NULL)
 			return;
+		mon->byindex_stale = true; /* the slots after it moved */
 	}
 	entry->seen_scan = mon->scans;
-	if (entry->files.rx_fd < 0 && counters_open(&entry->files, mon->dir.fd, name) != 0)
+	if (mon->use_netlink) {
+		if (entry->ifindex <= 0 && read_ifindex(mon, entry) != 0)
+			entry->have_prev = false;
+	} else if (entry->files.rx_fd < 0 && counters_open(&entry->files, mon->dir.fd, name) != 0) {
 		entry->have_prev = false;
+	}
+}
+
+/* Order of two index entries by ifindex, for qsort. */
+static int index_cmp(const void *a, const void *b)
+{
+	int x = ((const struct monitor_index *)a)->ifindex, y = ((const struct monitor_index *)b)->ifindex;
+	return (x > y) - (x < y);
+}
+
+/* Netlink source: list the slots with a known ifindex, sorted by it; none when out of memory.
+ * Forgotten ifindexes may stay listed: the lookup checks the slot's own ifindex. */
+static void index_rebuild(struct monitor *mon)
+{
+	if (mon->byindex_capacity < mon->count) {
+		struct monitor_index *grown = realloc(mon->byindex, mon->capacity * sizeof *grown);
+		if (grown == NULL) {
+			mon->nbyindex = 0;
+			return;
+		}
+		mon->byindex = grown;
+		mon->byindex_capacity = mon->capacity;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < mon->count; i++)
+		if (mon->ifaces[i].ifindex > 0)
+			mon->byindex[n++] = (struct monitor_index){mon->ifaces[i].ifindex, i};
+	if (n > 1)
+		qsort(mon->byindex, n, sizeof *mon->byindex, index_cmp);
+	mon->nbyindex = n;
+	mon->byindex_stale = false;
 }
 
 /* List the interfaces again: add newly selected ones, close the files of vanished ones. */
@@ -88,21 +142,75 @@ int monitor_rescan(struct monitor *mon)
 		struct monitored_iface *entry = &mon->ifaces[i];
 		if (entry->seen_scan != mon->scans) {
 			counters_close(&entry->files);
+			entry->ifindex = 0;
 			entry->have_prev = false;
 		}
 	}
+	if (mon->use_netlink && mon->byindex_stale)
+		index_rebuild(mon); /* not in the steady state: qsort may allocate */
 	return 0;
 }
 
-/* Read one interface and update its rate; a failed read closes its files until the next rescan. */
-static void tick_one(struct monitored_iface *entry, double dt_s)
+/* Netlink dump callback: keep the counters of a monitored ifindex. */
+static void dump_one(int ifindex, const struct counter_pair *counters, void *ctx)
+{
+	struct monitor *mon = ctx;
+	size_t lo = 0, hi = mon->nbyindex;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (mon->byindex[mid].ifindex < ifindex)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == mon->nbyindex || mon->byindex[lo].ifindex != ifindex)
+		return;
+	struct monitored_iface *entry = &mon->ifaces[mon->byindex[lo].slot];
+	if (entry->ifindex == ifindex) {
+		entry->dump = *counters;
+		entry->dumped = true;
+	}
+}
+
+/* Netlink source: one dump for every interface; false if it failed as a whole. */
+static bool dump_all(struct monitor *mon)
+{
+	for (size_t i = 0; i < mon->count; i++)
+		mon->ifaces[i].dumped = false;
+	return netlink_dump(&mon->nl, dump_one, mon) == 0;
+}
+
+/* This tick's counters of one interface; 0, or -errno when there is no reading. A failed sysfs read
+ * closes the files and a successful dump that lacks the interface forgets its ifindex, until the
+ * next rescan. */
+static int read_entry(struct monitored_iface *entry, bool use_netlink, bool dump_ok,
+		      struct counter_pair *now)
+{
+	if (!use_netlink) {
+		if (entry->files.rx_fd < 0)
+			return -EBADF;
+		int rc = counters_read(&entry->files, now);
+		if (rc != 0)
+			counters_close(&entry->files);
+		return rc;
+	}
+	if (entry->ifindex <= 0)
+		return -ENODEV;
+	if (!entry->dumped) {
+		if (dump_ok)
+			entry->ifindex = 0;
+		return -ENODEV;
+	}
+	*now = entry->dump;
+	return 0;
+}
+
+/* Read one interface and update its rate; no reading drops the baseline. */
+static void tick_one(struct monitored_iface *entry, bool use_netlink, bool dump_ok, double dt_s)
 {
 	struct counter_pair now;
 	entry->valid = false;
-	if (entry->files.rx_fd < 0)
-		return;
-	if (counters_read(&entry->files, &now) != 0) {
-		counters_close(&entry->files);
+	if (read_entry(entry, use_netlink, dump_ok, &now) != 0) {
 		entry->have_prev = false;
 		return;
 	}
@@ -117,9 +225,10 @@ void monitor_tick(struct monitor *mon, double dt_s)
 {
 	mon->total = (struct rate){0.0, 0.0};
 	mon->total_valid = false;
+	bool dump_ok = mon->use_netlink && dump_all(mon);
 	for (size_t i = 0; i < mon->count; i++) {
 		struct monitored_iface *entry = &mon->ifaces[i];
-		tick_one(entry, dt_s);
+		tick_one(entry, mon->use_netlink, dump_ok, dt_s);
 		if (entry->valid) {
 			rate_add(&mon->total, &entry->rate);
 			mon->total_valid = true;
@@ -127,11 +236,30 @@ void monitor_tick(struct monitor *mon, double dt_s)
 	}
 }
 
+/* Read counters from one netlink dump per tick from the next rescan on; 0, or -errno if refused. */
+int monitor_use_netlink(struct monitor *mon)
+{
+	if (mon->use_netlink)
+		return 0;
+	int rc = netlink_open(&mon->nl);
+	if (rc != 0)
+		return rc;
+	for (size_t i = 0; i < mon->count; i++) {
+		counters_close(&mon->ifaces[i].files);
+		mon->ifaces[i].have_prev = false;
+	}
+	mon->use_netlink = true;
+	return 0;
+}
+
 /* Release everything. */
 void monitor_free(struct monitor *mon)
 {
 	for (size_t i = 0; i < mon->count; i++)
 		counters_close(&mon->ifaces[i].files);
+	if (mon->use_netlink)
+		netlink_close(&mon->nl);
+	free(mon->byindex);
 	free(mon->ifaces);
 	iface_dir_close(&mon->dir);
 	*mon = (struct monitor){0};

@@ -5,6 +5,7 @@
 
 #include "counters.h"
 #include "iface.h"
+#include "netlink.h"
 #include "rate.h"
 
 #include <stdbool.h>
@@ -24,6 +25,15 @@ struct monitored_iface {
 	uint64_t seen_scan;          /* number of the last rescan that listed it */
 	bool valid;                  /* whether this tick produced a rate */
 	struct rate rate;            /* this tick's rate, when valid */
+	int ifindex;                 /* netlink source: kernel index, 0 until read on a rescan */
+	bool dumped;                 /* netlink source: whether this tick's dump listed it */
+	struct counter_pair dump;    /* netlink source: its counters in this tick's dump */
+};
+
+/* Netlink source: a table slot by kernel index, for the per-tick lookup. */
+struct monitor_index {
+	int ifindex;
+	size_t slot;
 };
 
 struct monitor {
@@ -35,6 +45,11 @@ struct monitor {
 	bool truncated;                       /* MONITOR_MAX_IFACES was reached */
 	bool total_valid;                     /* whether any interface had a rate this tick */
 	struct rate total;                    /* exact sum of this tick's valid rates */
+	bool use_netlink;                     /* read counters with one netlink dump per tick */
+	struct netlink_stats nl;              /* the dump socket, when use_netlink */
+	struct monitor_index *byindex;        /* netlink source: slots sorted by ifindex */
+	size_t nbyindex, byindex_capacity;
+	bool byindex_stale;                   /* a slot moved or an ifindex was read: rebuild */
 };
 
 /* Start monitoring under sysfs_root with sel; -1 with a reason in err if class/net is unreadable. */
@@ -47,6 +62,10 @@ int monitor_rescan(struct monitor *mon);
 
 /* Read every interface's counters; rates use dt_s, the time since the previous tick. */
 void monitor_tick(struct monitor *mon, double dt_s);
+
+/* Read counters from one netlink RTM_GETSTATS dump per tick instead of sysfs files, from the
+ * next monitor_rescan() on (call it before the first); 0, or -errno if netlink is refused. */
+int monitor_use_netlink(struct monitor *mon);
 
 /* Release everything. */
 void monitor_free(struct monitor *mon);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_SYSFS = 256 };
+enum { OPT_SYSFS = 256, OPT_SOURCE };
 
 static const struct option long_options[] = {
 	{"interval", required_argument, NULL, 'i'},
@@ -18,6 +18,7 @@ static const struct option long_options[] = {
 	{"print", no_argument, NULL, 'p'},
 	{"count", required_argument, NULL, 'n'},
 	{"sysfs", required_argument, NULL, OPT_SYSFS},
+	{"source", required_argument, NULL, OPT_SOURCE},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -35,6 +36,9 @@ static const char help_options[] =
 	"  -p, --print           also write every sample as CSV to standard output\n"
 	"  -n, --count=N         stop after N samples (default: run until signalled)\n"
 	"      --sysfs=DIR       read DIR/class/net instead of /sys/class/net\n"
+	"      --source=SOURCE   read the counters from netlink (one dump per sample),\n"
+	"                        sysfs (two files per interface) or auto (default:\n"
+	"                        netlink, falling back to sysfs; sysfs with --sysfs)\n"
 	"  -h, --help            display this help and exit\n"
 	"  -V, --version         output version information and exit\n";
 
@@ -52,7 +56,7 @@ void options_help(FILE *f)
 	      "Stops on SIGTERM, SIGINT or SIGHUP after one last sample.\n"
 	      "\n"
 	      "Exit status: 0 success, 1 runtime error (nothing selected, sysfs\n"
-	      "unreadable, output error), 2 invalid command line.\n"
+	      "unreadable, netlink refused, output error), 2 invalid command line.\n"
 	      "\n"
 	      "Report bugs to: " PACKAGE_BUGREPORT "\n"
 	      "Home page: " PACKAGE_URL "\n",
@@ -62,7 +66,7 @@ void options_help(FILE *f)
 /* Write the one-line usage hint shown after a command-line error. */
 void options_usage_hint(FILE *f)
 {
-	fputs("Usage: kvikio_nic_nsys_plugin [-i USEC] [-d REGEX]... [-l] [-p] [-n N] [--sysfs DIR]\n"
+	fputs("Usage: kvikio_nic_nsys_plugin [-i USEC] [-d REGEX]... [-l] [-p] [-n N] [--sysfs DIR] [--source SOURCE]\n"
 	      "Try 'kvikio_nic_nsys_plugin --help' for more information.\n",
 	      f);
 }
@@ -90,6 +94,33 @@ static int add_device(struct options *opts, const char *regex)
 	grown[opts->ndevices++] = regex;
 	opts->devices = grown;
 	return 0;
+}
+
+/* Parse a --source value; OPTIONS_ERROR with a reason if it is not a source name. */
+static enum options_action parse_source(const char *arg, struct options *opts, char err[OPTIONS_ERR_MAX])
+{
+	static const char *const names[] = {"auto", "netlink", "sysfs"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (strcmp(arg, names[i]) == 0) {
+			opts->source = (enum options_source)i;
+			return OPTIONS_RUN;
+		}
+	}
+	snprintf(err, OPTIONS_ERR_MAX, "invalid source '%s': expected auto, netlink or sysfs", arg);
+	return OPTIONS_ERROR;
+}
+
+/* Settle --source against --sysfs: a fake tree's counters are not the kernel's. */
+static enum options_action settle_source(struct options *opts, bool sysfs_given, char err[OPTIONS_ERR_MAX])
+{
+	if (!sysfs_given)
+		return OPTIONS_RUN;
+	if (opts->source == OPTIONS_SOURCE_NETLINK) {
+		snprintf(err, OPTIONS_ERR_MAX, "--source=netlink cannot be combined with --sysfs");
+		return OPTIONS_ERROR;
+	}
+	opts->source = OPTIONS_SOURCE_SYSFS;
+	return OPTIONS_RUN;
 }
 
 /* Apply one option returned by getopt_long; OPTIONS_RUN means keep going. */
@@ -121,6 +152,8 @@ static enum options_action apply_option(int c, const char *arg, struct options *
 		}
 		snprintf(err, OPTIONS_ERR_MAX, "invalid sysfs root '': expected a folder");
 		return OPTIONS_ERROR;
+	case OPT_SOURCE:
+		return parse_source(arg, opts, err);
 	case 'l': opts->list = true; return OPTIONS_RUN;
 	case 'p': opts->print = true; return OPTIONS_RUN;
 	case 'h': return OPTIONS_HELP;
@@ -133,11 +166,14 @@ static enum options_action apply_option(int c, const char *arg, struct options *
 static void describe_bad_option(int c, int optopt_value, const char *token, char err[OPTIONS_ERR_MAX])
 {
 	const char *equals = strchr(token, '=');
-	if (c == ':')
+	bool is_short = token[0] == '-' && token[1] != '-' && optopt_value > 0 && optopt_value < 256;
+	if (c == ':' && is_short)
+		snprintf(err, OPTIONS_ERR_MAX, "option '-%c' requires a value", optopt_value);
+	else if (c == ':')
 		snprintf(err, OPTIONS_ERR_MAX, "option '%s' requires a value", token);
 	else if (optopt_value != 0 && strncmp(token, "--", 2) == 0 && equals != NULL)
 		snprintf(err, OPTIONS_ERR_MAX, "option '%.*s' takes no value", (int)(equals - token), token);
-	else if (optopt_value != 0 && optopt_value < 256 && token[0] == '-' && token[1] != '-')
+	else if (is_short)
 		snprintf(err, OPTIONS_ERR_MAX, "unknown option '-%c'", optopt_value);
 	else
 		snprintf(err, OPTIONS_ERR_MAX, "unknown option '%s'", token);
@@ -151,22 +187,26 @@ enum options_action options_parse(int argc, char **argv, struct options *opts,
 	err[0] = '\0';
 	opterr = 0;
 	optind = 0; /* full reset (glibc, musl): options_parse() may run more than once */
-	int c;
-	while ((c = getopt_long(argc, argv, "+:i:d:lpn:hV", long_options, NULL)) != -1) {
-		const char *token = argv[optind - 1] ? argv[optind - 1] : "";
+	bool sysfs_given = false;
+	for (;;) {
+		int token_index = optind > 0 ? optind : 1; /* the token getopt is in, even mid-cluster ("-lx") */
+		int c = getopt_long(argc, argv, "+:i:d:lpn:hV", long_options, NULL);
+		if (c == -1)
+			break;
 		if (c == '?' || c == ':') {
-			describe_bad_option(c, optopt, token, err);
+			describe_bad_option(c, optopt, token_index < argc ? argv[token_index] : "", err);
 			return OPTIONS_ERROR;
 		}
 		enum options_action action = apply_option(c, optarg, opts, err);
 		if (action != OPTIONS_RUN)
 			return action;
+		sysfs_given |= c == OPT_SYSFS;
 	}
 	if (optind < argc) {
 		snprintf(err, OPTIONS_ERR_MAX, "unexpected argument '%s'", argv[optind]);
 		return OPTIONS_ERROR;
 	}
-	return OPTIONS_RUN;
+	return settle_source(opts, sysfs_given, err);
 }
 
 /* Release what options_parse() allocated. */

@@ -16,8 +16,15 @@
 /* Exit statuses, documented in --help and the man page. */
 enum exit_status {
 	EXIT_OK = 0,      /* normal end: signal, --count reached, --list, --help */
-	EXIT_RUNTIME = 1, /* nothing selected, sysfs unreadable, output error */
+	EXIT_RUNTIME = 1, /* nothing selected, sysfs unreadable, netlink refused, output error */
 	EXIT_USAGE = 2,   /* invalid command line */
+};
+
+/* Where the counters come from (--source). */
+enum options_source {
+	OPTIONS_SOURCE_AUTO,    /* netlink, falling back to sysfs when netlink is refused */
+	OPTIONS_SOURCE_NETLINK, /* one RTM_GETSTATS dump per sample; refusal is an error */
+	OPTIONS_SOURCE_SYSFS,   /* the statistics files (always, with --sysfs) */
 };
 
 /* What parsing decided: run, or print something and exit. */
@@ -36,6 +43,7 @@ struct options {
 	bool print;             /* -p: CSV on stdout */
 	uint64_t count;         /* -n: stop after this many ticks, 0 = no limit */
 	const char *sysfs;      /* --sysfs: root of sysfs */
+	enum options_source source; /* --source; AUTO becomes SYSFS when --sysfs is given */
 };
 
 /* Parse argv into opts; on OPTIONS_ERROR, err holds a one-line reason. */

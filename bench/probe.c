@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * probe: run a command for a fixed time, stop it with SIGTERM, and report what it cost.
+ *
+ *   probe MILLISECONDS COMMAND [ARG]...
+ *
+ * Prints one line of key=value pairs: start_ns (CLOCK_MONOTONIC just before fork), term_ns (when
+ * SIGTERM was sent), exit_ns (when wait4 returned), user_us and sys_us (the child's CPU time),
+ * maxrss_kb (its peak resident set, VmHWM) and status (exit status, or 128+signal).
+ * Exit status: 0 when the command ran and was stopped, 1 otherwise.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Microseconds in a struct timeval. */
+static int64_t tv_us(struct timeval tv)
+{
+	return (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+}
+
+int main(int argc, char **argv)
+{
+	long ms = argc >= 3 ? atol(argv[1]) : 0;
+	if (ms <= 0) {
+		fprintf(stderr, "usage: probe MILLISECONDS COMMAND [ARG]...\n");
+		return 2;
+	}
+	int64_t start = now_ns();
+	pid_t pid = fork();
+	if (pid == 0) {
+		execvp(argv[2], argv + 2);
+		_exit(127);
+	}
+	if (pid < 0)
+		return 1;
+	struct timespec pause = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000};
+	nanosleep(&pause, NULL);
+	int64_t term = now_ns();
+	kill(pid, SIGTERM);
+	int status = 0;
+	struct rusage ru;
+	if (wait4(pid, &status, 0, &ru) != pid)
+		return 1;
+	int64_t done = now_ns();
+	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	printf("start_ns=%" PRId64 " term_ns=%" PRId64 " exit_ns=%" PRId64 " user_us=%" PRId64
+	       " sys_us=%" PRId64 " maxrss_kb=%ld status=%d\n",
+	       start, term, done, tv_us(ru.ru_utime), tv_us(ru.ru_stime), ru.ru_maxrss, code);
+	return 0;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* netlink: every interface's byte counters from one rtnetlink RTM_GETSTATS dump. */
+#ifndef KN_NETLINK_H
+#define KN_NETLINK_H
+
+#include "rate.h"
+
+#include <stdint.h>
+
+#define NETLINK_BUF_SIZE 65536 /* receive buffer, above the kernel's 32 KiB dump message cap */
+
+/* An open rtnetlink socket and its receive buffer, both allocated once. */
+struct netlink_stats {
+	int fd;              /* NETLINK_ROUTE socket, -1 while closed */
+	uint32_t portid;     /* our netlink address, to recognise replies */
+	uint32_t seq;        /* sequence number of the last request */
+	unsigned char *buf;  /* NETLINK_BUF_SIZE bytes */
+};
+
+/* Called once per interface in a dump with its ifindex and its rx/tx byte counters. */
+typedef void netlink_stats_fn(int ifindex, const struct counter_pair *counters, void *ctx);
+
+/* Open the socket and prove that the kernel answers a statistics dump; 0 or -errno
+ * (-EPERM, -EACCES, -EPROTONOSUPPORT, -EOPNOTSUPP... when netlink is refused). */
+int netlink_open(struct netlink_stats *nl);
+
+/* Request one dump and call fn for every interface in it; 0 or -errno. Allocates nothing. */
+int netlink_dump(struct netlink_stats *nl, netlink_stats_fn *fn, void *ctx);
+
+/* Close the socket and free the buffer (safe to call on a closed one). */
+void netlink_close(struct netlink_stats *nl);
+
+#endif

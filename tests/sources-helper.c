@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sources-helper: the C half of tests/sources.test, run inside a network namespace.
+ *
+ *   sources-helper send IFACE COUNT SIZE   send COUNT Ethernet frames of SIZE bytes out of IFACE
+ *                                          (AF_PACKET, local experimental ethertype: no IP at all)
+ *   sources-helper read SOURCE IFACE        print IFACE's "rx tx" byte counters read by the
+ *                                          monitor with SOURCE (sysfs or netlink)
+ *   sources-helper compare MODE REGEX...    read every interface matching a REGEX with both
+ *                                          sources, sysfs / netlink / sysfs, and check that the
+ *                                          netlink value lies between the two sysfs ones; MODE
+ *                                          "exact" also needs an attempt where nothing moved and
+ *                                          netlink equals sysfs; "moving" needs a counter that moved
+ *
+ * Exit status 0 when the check holds, 1 when it does not (with the reason on stderr), 2 on misuse.
+ */
+#include "config.h"
+
+#include "iface.h"
+#include "monitor.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HELPER_ETHERTYPE 0x88B5 /* IEEE local experimental: nobody handles it */
+#define HELPER_FRAME_MAX 1514
+#define HELPER_ATTEMPTS 500           /* compare attempts, HELPER_PAUSE_NS apart: 5 s at most */
+#define HELPER_PAUSE_NS 10000000L
+
+/* Parse a whole positive number for the send command; 0 if invalid. */
+static unsigned long parse_count(const char *text)
+{
+	char *end = NULL;
+	errno = 0;
+	unsigned long value = strtoul(text, &end, 10);
+	return (errno != 0 || *end != '\0') ? 0 : value;
+}
+
+/* Send count broadcast frames of size bytes out of ifname; the exit status. */
+static int cmd_send(const char *ifname, unsigned long count, unsigned long size)
+{
+	unsigned char frame[HELPER_FRAME_MAX] = {0};
+	struct sockaddr_ll addr = {.sll_family = AF_PACKET, .sll_ifindex = (int)if_nametoindex(ifname),
+				   .sll_halen = ETH_ALEN};
+	if (addr.sll_ifindex == 0 || size < ETH_ZLEN || size > sizeof frame || count == 0) {
+		fprintf(stderr, "sources-helper: bad send arguments\n");
+		return 2;
+	}
+	int fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0) {
+		perror("sources-helper: socket(AF_PACKET)");
+		return 1;
+	}
+	memset(frame, 0xff, ETH_ALEN);                       /* broadcast destination */
+	memcpy(frame + ETH_ALEN, "\x02\0\0\0\0\x01", ETH_ALEN); /* locally administered source */
+	frame[12] = HELPER_ETHERTYPE >> 8;
+	frame[13] = HELPER_ETHERTYPE & 0xff;
+	int status = 0;
+	for (unsigned long sent = 0; sent < count;) {
+		if (sendto(fd, frame, size, 0, (struct sockaddr *)&addr, sizeof addr) == (ssize_t)size) {
+			sent++;
+		} else if (errno != ENOBUFS && errno != EAGAIN) { /* a full queue: send that frame again */
+			perror("sources-helper: sendto");
+			status = 1;
+			break;
+		}
+	}
+	close(fd);
+	return status;
+}
+
+/* Start a monitor of the interfaces matching the regexes, reading with netlink or sysfs; 0 or -1. */
+static int open_monitor(struct monitor *mon, struct iface_selector *sel, bool netlink)
+{
+	char err[IFACE_ERR_MAX];
+	if (monitor_init(mon, "/sys", sel, err) != 0) {
+		fprintf(stderr, "sources-helper: %s\n", err);
+		return -1;
+	}
+	int rc = netlink ? monitor_use_netlink(mon) : 0;
+	if (rc != 0)
+		fprintf(stderr, "sources-helper: netlink refused: %s\n", strerror(-rc));
+	if (rc != 0 || monitor_rescan(mon) != 0 || mon->count == 0) {
+		fprintf(stderr, "sources-helper: no interface to read\n");
+		monitor_free(mon);
+		return -1;
+	}
+	return 0;
+}
+
+/* Print the counters of the one interface matching regex, read with source; the exit status. */
+static int cmd_read(const char *source, const char *regex)
+{
+	struct iface_selector sel;
+	struct monitor mon;
+	char err[IFACE_ERR_MAX];
+	if (iface_selector_init(&sel, &regex, 1, err) != 0)
+		return 2;
+	int status = 1;
+	if (open_monitor(&mon, &sel, strcmp(source, "netlink") == 0) == 0) {
+		monitor_tick(&mon, 0.0);
+		const struct monitored_iface *entry = &mon.ifaces[0];
+		if (mon.count == 1 && entry->have_prev) {
+			printf("%" PRIu64 " %" PRIu64 "\n", entry->prev.rx, entry->prev.tx);
+			status = 0;
+		} else {
+			fprintf(stderr, "sources-helper: %zu interfaces, or no reading\n", mon.count);
+		}
+		monitor_free(&mon);
+	}
+	iface_selector_free(&sel);
+	return status;
+}
+
+/* Tally of one compare attempt. */
+struct tally {
+	bool broken; /* a netlink value outside its sysfs bracket, or no reading */
+	bool moved;  /* a counter changed between the two sysfs reads */
+};
+
+/* Check one counter: sysfs before, netlink, sysfs after. */
+static void check_counter(const char *name, const char *what, uint64_t s1, uint64_t n, uint64_t s2,
+			  struct tally *t)
+{
+	if (s1 != s2)
+		t->moved = true;
+	if (s1 <= n && n <= s2)
+		return;
+	t->broken = true;
+	fprintf(stderr, "sources-helper: %s %s: sysfs %" PRIu64 ", netlink %" PRIu64 ", sysfs %" PRIu64 "\n",
+		name, what, s1, n, s2);
+}
+
+/* One attempt: tick sysfs, netlink, sysfs, then compare every interface. */
+static struct tally compare_once(struct monitor *sys, struct monitor *nl)
+{
+	struct tally t = {false, false};
+	monitor_tick(sys, 0.0);
+	struct counter_pair *before = calloc(sys->count, sizeof *before);
+	for (size_t i = 0; before != NULL && i < sys->count; i++)
+		before[i] = sys->ifaces[i].prev;
+	monitor_tick(nl, 0.0);
+	monitor_tick(sys, 0.0);
+	for (size_t i = 0; before != NULL && i < sys->count; i++) {
+		const struct monitored_iface *s = &sys->ifaces[i], *n = &nl->ifaces[i];
+		if (!s->have_prev || !n->have_prev || strcmp(s->name, n->name) != 0) {
+			fprintf(stderr, "sources-helper: %s: no reading from one source\n", s->name);
+			t.broken = true;
+			continue;
+		}
+		check_counter(s->name, "rx", before[i].rx, n->prev.rx, s->prev.rx, &t);
+		check_counter(s->name, "tx", before[i].tx, n->prev.tx, s->prev.tx, &t);
+	}
+	t.broken |= before == NULL;
+	free(before);
+	return t;
+}
+
+/* Compare the two sources over several attempts; the exit status. */
+static int compare_monitors(struct monitor *sys, struct monitor *nl, bool exact)
+{
+	if (sys->count != nl->count) {
+		fprintf(stderr, "sources-helper: sysfs has %zu interfaces, netlink %zu\n", sys->count, nl->count);
+		return 1;
+	}
+	bool moved = false, still = false;
+	for (int i = 0; i < HELPER_ATTEMPTS; i++) {
+		struct tally t = compare_once(sys, nl);
+		if (t.broken)
+			return 1;
+		moved |= t.moved;
+		still |= !t.moved;
+		if (exact ? still : moved)
+			break;
+		nanosleep(&(struct timespec){.tv_nsec = HELPER_PAUSE_NS}, NULL);
+	}
+	printf("%zu interfaces compared; counters %s\n", sys->count, moved ? "moved" : "still");
+	if (exact && !still)
+		fprintf(stderr, "sources-helper: the counters never stood still\n");
+	if (!exact && !moved)
+		fprintf(stderr, "sources-helper: no counter moved: is traffic running?\n");
+	return (exact ? still : moved) ? 0 : 1;
+}
+
+/* Compare the two sources on every interface matching the regexes; the exit status. */
+static int cmd_compare(const char *mode, const char *const *regexes, size_t n)
+{
+	struct iface_selector sel;
+	char err[IFACE_ERR_MAX];
+	if (iface_selector_init(&sel, regexes, n, err) != 0)
+		return 2;
+	struct monitor sys, nl;
+	int status = 1;
+	if (open_monitor(&sys, &sel, false) == 0) {
+		if (open_monitor(&nl, &sel, true) == 0) {
+			status = compare_monitors(&sys, &nl, strcmp(mode, "exact") == 0);
+			monitor_free(&nl);
+		}
+		monitor_free(&sys);
+	}
+	iface_selector_free(&sel);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 5 && strcmp(argv[1], "send") == 0)
+		return cmd_send(argv[2], parse_count(argv[3]), parse_count(argv[4]));
+	if (argc == 4 && strcmp(argv[1], "read") == 0)
+		return cmd_read(argv[2], argv[3]);
+	if (argc >= 4 && strcmp(argv[1], "compare") == 0)
+		return cmd_compare(argv[2], (const char *const *)argv + 3, (size_t)argc - 3);
+	fprintf(stderr, "usage: sources-helper send IFACE COUNT SIZE | read SOURCE IFACE |"
+			" compare exact|moving REGEX...\n");
+	return 2;
+}
