@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #define IFF_LOOPBACK_BIT 0x8 /* IFF_LOOPBACK from <net/if.h>, the bit in <if>/flags */
+#define IFACE_REPEAT_MAX 255 /* largest {m,n} count accepted: glibc's regcomp cost explodes above */
 
 /* Whether name is a name the kernel could give an interface (no '/', no "..", < IFNAMSIZ). */
 bool iface_name_valid(const char *name)
@@ -102,16 +103,60 @@ static int compile_anchored(regex_t *re, const char *ere)
 	return rc;
 }
 
+/* Length of the repetition operator at p (*, +, ? or {m,n}), 0 if none; *big if a count > 255. */
+static size_t repeat_length(const char *p, bool *big)
+{
+	*big = false;
+	if (*p == '*' || *p == '+' || *p == '?')
+		return 1;
+	const char *close = (*p == '{') ? strchr(p, '}') : NULL;
+	if (close == NULL)
+		return 0;
+	unsigned count = 0;
+	for (const char *q = p + 1; q < close; q++) {
+		count = (*q >= '0' && *q <= '9') ? count * 10 + (unsigned)(*q - '0') : 0;
+		if (count > IFACE_REPEAT_MAX) {
+			*big = true;
+			count = IFACE_REPEAT_MAX + 1; /* no overflow, however many digits */
+		}
+	}
+	return (size_t)(close - p) + 1;
+}
+
+/* Why glibc would take exponential time or huge memory on the ERE ("e+++", "e{1,32767}"), or NULL. */
+static const char *ere_cost_problem(const char *ere)
+{
+	bool after_repeat = false, big;
+	for (const char *p = ere; *p != '\0';) {
+		size_t len = repeat_length(p, &big);
+		if (len > 0 && after_repeat)
+			return "two repetition operators in a row";
+		if (big)
+			return "repetition count above 255";
+		after_repeat = len > 0;
+		if (len == 0)
+			len = (*p == '[') ? bracket_length(p) : (*p == '\\' && p[1] != '\0') ? 2 : 0;
+		p += len > 0 ? len : 1;
+	}
+	return NULL;
+}
+
 /* Compile one user pattern anchored to the whole name; 0, or -1 with the reason in err. */
 static int compile_whole_name(regex_t *re, const char *pattern, char err[IFACE_ERR_MAX])
 {
 	char *ere = NULL;
-	int rc = iface_regex_translate(pattern, &ere) == 0 ? compile_anchored(re, ere) : REG_ESPACE;
+	int rc = iface_regex_translate(pattern, &ere) == 0 ? 0 : REG_ESPACE;
+	const char *problem = rc == 0 ? ere_cost_problem(ere) : NULL;
+	if (rc == 0 && problem == NULL)
+		rc = compile_anchored(re, ere);
 	free(ere);
-	if (rc == 0)
+	if (rc == 0 && problem == NULL)
 		return 0;
 	char reason[256];
-	regerror(rc, re, reason, sizeof reason);
+	if (problem != NULL)
+		snprintf(reason, sizeof reason, "%s", problem);
+	else
+		regerror(rc, re, reason, sizeof reason);
 	snprintf(err, IFACE_ERR_MAX, "invalid device regex '%.200s': %s", pattern, reason);
 	return -1;
 }

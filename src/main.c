@@ -15,10 +15,14 @@
 
 #define STARTUP_NAMES_SHOWN 4 /* the startup line names this many interfaces at most */
 
-/* Print a one-line error prefixed with the program name. */
+/* Print a one-line error prefixed with the program name; control characters (an argument
+ * with a newline) are shown as '?' so that the message stays one line. */
 static void error_line(const char *message)
 {
-	fprintf(stderr, "kvikio_nic: %s\n", message);
+	fputs("kvikio_nic: ", stderr);
+	for (const unsigned char *p = (const unsigned char *)message; *p != '\0'; p++)
+		fputc(*p < ' ' || *p == 0x7f ? '?' : *p, stderr);
+	fputc('\n', stderr);
 }
 
 /* Flush stdout and report a failed write (e.g. to /dev/full); the exit status to use. */

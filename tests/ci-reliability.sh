@@ -1,0 +1,119 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# ci-reliability.sh: the reliability stage of CI, run from the source root after the main tests.
+#   1. an out-of-tree build with --enable-sanitizers (ASan + UBSan, fatal) runs the whole make check;
+#   2. a plain build runs make check-valgrind (memcheck, leaks fatal, with and without the recorder);
+#   3. a clang --enable-fuzzing build runs each libFuzzer target for KN_FUZZ_SECONDS (default 60);
+#   4. the bound on interfaces (MONITOR_MAX_IFACES) on a tree of 65537 names;
+#   5. a short soak (KN_SOAK_TICKS, default 100000 ticks; 0 skips it).
+# Env: KN_CI_WORK (scratch folder, kept; default a temporary one, removed), KN_FUZZ_SECONDS,
+# KN_SOAK_TICKS. Installs valgrind, clang and strace with apt-get when missing and root.
+set -eu
+
+src=$(pwd)
+if [ ! -f "$src/configure.ac" ] || [ ! -f "$src/tests/ci-reliability.sh" ]; then
+	echo "ci-reliability.sh: run me from the source root" >&2
+	exit 2
+fi
+[ -x "$src/configure" ] || (cd "$src" && ./bootstrap)
+work=${KN_CI_WORK:-${KN_CI_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/kn-reliability.XXXXXX")}}
+fuzz_seconds=${KN_FUZZ_SECONDS:-60}
+soak_ticks=${KN_SOAK_TICKS:-100000}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+step() { printf '\n==== ci-reliability: %s\n' "$*"; }
+
+# need COMMAND PACKAGE: install PACKAGE with apt-get when COMMAND is missing (best effort).
+need() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		apt-get install -y -qq "$2" >/dev/null 2>&1 || echo "ci-reliability: could not install $2"
+	fi
+}
+need valgrind valgrind
+need clang clang
+need strace strace
+
+# build DIR CONFIGURE-ARGS...: configure out of tree in $work/DIR and make.
+build() {
+	dir=$work/$1
+	shift
+	rm -rf "$dir" && mkdir -p "$dir"
+	(cd "$dir" && "$src/configure" -q "$@" && make -s -j"$jobs")
+}
+
+# ---- 1. The whole suite under ASan + UBSan ------------------------------------------------------
+step "make check with --enable-sanitizers"
+build asan --enable-werror --enable-sanitizers
+# LeakSanitizer refuses to run under ptrace: tests that strace the plugin get leak checks off for
+# that run only, through a strace wrapper first in PATH (the other runs keep them).
+mkdir -p "$work/bin"
+real_strace=$(command -v strace || true)
+if [ -n "$real_strace" ]; then
+	cat >"$work/bin/strace" <<EOF
+#!/bin/sh
+ASAN_OPTIONS="\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}detect_leaks=0" exec "$real_strace" "\$@"
+EOF
+	chmod +x "$work/bin/strace"
+fi
+# Every report is fatal; the recorder .so is instrumented too and loads into the instrumented plugin.
+ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export ASAN_OPTIONS UBSAN_OPTIONS
+if ! (cd "$work/asan" && PATH="$work/bin:$PATH" make -s -j"$jobs" check); then
+	cat "$work/asan/test-suite.log" >&2 || true
+	exit 1
+fi
+unset ASAN_OPTIONS UBSAN_OPTIONS
+
+# ---- 2. valgrind --------------------------------------------------------------------------------
+step "make check-valgrind"
+build plain --enable-werror
+(cd "$work/plain" && make -s tests/nvtx-recorder.la && make -s check-valgrind)
+
+# ---- 3. libFuzzer -------------------------------------------------------------------------------
+step "libFuzzer targets, $fuzz_seconds s each"
+if command -v clang >/dev/null 2>&1; then
+	build fuzz CC=clang --enable-fuzzing
+	for target in fuzz_options fuzz_select fuzz_sysfs; do
+		mkdir -p "$work/corpus/$target"
+		(cd "$work/fuzz" && "./tests/fuzz/$target" -max_total_time="$fuzz_seconds" -max_len=256 \
+			-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+			"$work/corpus/$target" "$src/tests/fuzz/corpus/$target" 2>"$work/$target.log") || {
+			tail -60 "$work/$target.log" >&2
+			echo "ci-reliability: $target found a crash; the input is in $work/fuzz" >&2
+			exit 1
+		}
+		grep -E 'stat::number_of_executed_units|stat::new_units_added' "$work/$target.log" |
+			sed "s/^/$target: /"
+	done
+else
+	echo "clang not found: fuzzing skipped"
+fi
+
+# ---- 4. At most MONITOR_MAX_IFACES interfaces, whatever the tree holds ------------------------
+step "memory bound: 65537 interfaces"
+max=$(sed -n 's/^#define MONITOR_MAX_IFACES \([0-9]*\).*/\1/p' "$src/src/monitor.h")
+shm=${TMPDIR:-/tmp}
+[ -d /dev/shm ] && [ -w /dev/shm ] && shm=/dev/shm # tmpfs: 65537 folders made and removed fast
+big=$(mktemp -d "$shm/kn-bigtree.XXXXXX")
+mkdir -p "$big/class/net"
+(cd "$big/class/net" && awk -v n="$((max + 1))" 'BEGIN { for (i = 0; i < n; i++) print "x" i }' | xargs mkdir)
+listed=$("$work/plain/kvikio_nic_nsys_plugin" --sysfs="$big" -l -d 'x.*' | wc -l)
+hwm="?"
+if [ -x /usr/bin/time ]; then
+	hwm=$(/usr/bin/time -f '%M' "$work/plain/kvikio_nic_nsys_plugin" --sysfs="$big" --source=sysfs \
+		-d 'x.*' -n 2 -i 1000 2>&1 >/dev/null | tail -1)
+fi
+rm -rf "$big"
+echo "listed $listed of $((max + 1)) interfaces; peak RSS with --count 2: $hwm kB"
+[ "$listed" = "$max" ] || { echo "ci-reliability: expected $max interfaces listed" >&2; exit 1; }
+
+# ---- 5. Soak ------------------------------------------------------------------------------------
+if [ "$soak_ticks" -gt 0 ]; then
+	step "soak, $soak_ticks ticks at -i 100"
+	KN_PLUGIN=$work/plain/kvikio_nic_nsys_plugin sh "$src/tests/soak.sh" "$soak_ticks"
+fi
+
+step "all reliability checks passed"
+[ -n "${KN_CI_WORK:-}${KN_CI_DIR:-}" ] || rm -rf "$work"
