@@ -4,18 +4,34 @@
 
 #include "csv.h"
 
+#include <string.h>
+
 /* Write the header line; 0, or -1 with errno set on a write error. */
 int csv_header(FILE *f)
 {
 	return fputs(CSV_HEADER, f) < 0 ? -1 : 0;
 }
 
+/* Write a text field, quoted as RFC 4180 says when it holds a comma or a quote (the kernel
+ * allows both in interface names); 0 or -1. */
+static int write_field(FILE *f, const char *text)
+{
+	if (strpbrk(text, ",\"") == NULL)
+		return fputs(text, f) < 0 ? -1 : 0;
+	if (fputc('"', f) == EOF)
+		return -1;
+	for (const char *p = text; *p != '\0'; p++)
+		if ((*p == '"' && fputc('"', f) == EOF) || fputc(*p, f) == EOF)
+			return -1;
+	return fputc('"', f) == EOF ? -1 : 0;
+}
+
 /* Write one line; rate NULL means no value (empty rx and tx fields). 0 or -1. */
 int csv_row(FILE *f, double time_s, double interval_s, const char *group, const struct rate *rate)
 {
-	int n = rate != NULL
-			? fprintf(f, "%.9f,%.9f,%s,%.17g,%.17g\n", time_s, interval_s, group, rate->rx, rate->tx)
-			: fprintf(f, "%.9f,%.9f,%s,,\n", time_s, interval_s, group);
+	if (fprintf(f, "%.9f,%.9f,", time_s, interval_s) < 0 || write_field(f, group) != 0)
+		return -1;
+	int n = rate != NULL ? fprintf(f, ",%.17g,%.17g\n", rate->rx, rate->tx) : fputs(",,\n", f);
 	return n < 0 ? -1 : 0;
 }
 

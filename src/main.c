@@ -9,6 +9,7 @@
 #include "sampler.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,27 +49,51 @@ static void print_version(void)
 	       PACKAGE_NAME, PACKAGE_VERSION);
 }
 
-/* Say why nothing was selected: the rule used and the interfaces that exist. */
+#define REPORT_ITEMS_SHOWN 16 /* patterns and names a one-line report lists at most */
+
+/* Append printf-style text to buf (size bytes, NUL-terminated), truncating silently. */
+static void append(char *buf, size_t size, const char *format, ...)
+{
+	size_t used = strlen(buf);
+	va_list args;
+	va_start(args, format);
+	vsnprintf(buf + used, size - used, format, args);
+	va_end(args);
+}
+
+/* Say why nothing was selected: the rule used and the interfaces that exist (bounded lists). */
 static void report_nothing_selected(const struct options *opts, struct monitor *mon)
 {
-	fputs("kvikio_nic: no interface selected: ", stderr);
-	if (opts->ndevices == 0) {
-		fputs("none is up (or unknown) and not a loopback", stderr);
-	} else {
-		fputs("no interface name matches", stderr);
-		for (size_t i = 0; i < opts->ndevices; i++)
-			fprintf(stderr, "%s '%s'", i ? " or" : "", opts->devices[i]);
-		fputs(" (a --device regex must match the whole name)", stderr);
-	}
-	fputs("; interfaces present:", stderr);
+	char line[2048] = "no interface selected: ";
+	if (opts->ndevices == 0)
+		append(line, sizeof line, "none is up (or unknown) and not a loopback");
+	else
+		append(line, sizeof line, "no interface name matches");
+	for (size_t i = 0; i < opts->ndevices && i < REPORT_ITEMS_SHOWN; i++)
+		append(line, sizeof line, "%s '%.64s'", i ? " or" : "", opts->devices[i]);
+	if (opts->ndevices > REPORT_ITEMS_SHOWN)
+		append(line, sizeof line, " or %zu more", opts->ndevices - REPORT_ITEMS_SHOWN);
+	if (opts->ndevices > 0)
+		append(line, sizeof line, " (a --device regex must match the whole name)");
+	append(line, sizeof line, "; interfaces present:");
 	char **names = NULL;
 	size_t count = 0;
 	if (iface_dir_names(&mon->dir, &names, &count) != 0 || count == 0)
-		fputs(" none", stderr);
-	for (size_t i = 0; i < count; i++)
-		fprintf(stderr, "%s %s", i ? "," : "", names[i]);
-	fputc('\n', stderr);
+		append(line, sizeof line, " none");
+	for (size_t i = 0; i < count && i < REPORT_ITEMS_SHOWN; i++)
+		append(line, sizeof line, "%s %s", i ? "," : "", names[i]);
+	if (count > REPORT_ITEMS_SHOWN)
+		append(line, sizeof line, ", +%zu more", count - REPORT_ITEMS_SHOWN);
 	iface_names_free(names, count);
+	error_line(line);
+}
+
+/* Warn once that the interface limit was reached and the rest is not monitored. */
+static void report_truncated(const struct monitor *mon)
+{
+	if (mon->truncated)
+		fprintf(stderr, "kvikio_nic: more than %d interfaces selected; monitoring the first %d\n",
+			MONITOR_MAX_IFACES, MONITOR_MAX_IFACES);
 }
 
 /* Print the one-line startup message: how many interfaces, which, how often. */
@@ -129,9 +154,11 @@ static int run(const struct options *opts)
 	} else if (mon.count == 0) {
 		report_nothing_selected(opts, &mon);
 	} else if (opts->list) {
+		report_truncated(&mon);
 		print_list(&mon);
 		status = EXIT_OK;
 	} else {
+		report_truncated(&mon);
 		report_start(&mon, opts->interval_us);
 		emit_init();
 		struct sampler_config cfg = {opts->interval_us, opts->count, opts->print ? stdout : NULL};

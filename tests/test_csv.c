@@ -75,6 +75,15 @@ START_TEST(row_without_value)
 }
 END_TEST
 
+START_TEST(names_with_comma_or_quote_are_quoted)
+{
+	ck_assert_int_eq(csv_row(out, 1.0, 1.0, "a,b", &(struct rate){1.0, 2.0}), 0);
+	ck_assert_int_eq(csv_row(out, 1.0, 1.0, "q\"x", NULL), 0);
+	ck_assert_str_eq(written(), "1.000000000,1.000000000,\"a,b\",1,2\n"
+				    "1.000000000,1.000000000,\"q\"\"x\",,\n");
+}
+END_TEST
+
 START_TEST(rows_have_five_fields)
 {
 	ck_assert_int_eq(csv_header(out), 0);
@@ -141,6 +150,7 @@ static Suite *csv_suite(void)
 	add(s, "row_with_value", row_with_value);
 	add(s, "row_full_precision", row_full_precision);
 	add(s, "row_without_value", row_without_value);
+	add(s, "names_with_comma_or_quote_are_quoted", names_with_comma_or_quote_are_quoted);
 	add(s, "rows_have_five_fields", rows_have_five_fields);
 	add(s, "closed_pipe_is_epipe", closed_pipe_is_epipe);
 	add(s, "full_device_fails", full_device_fails);
