@@ -10,9 +10,15 @@
 # KN_SOAK_TICKS. Installs valgrind, clang and strace with apt-get when missing and root.
 set -eu
 
-src=$(pwd)
+# Build from the unpacked tarball when .ci/run gives one: the checkout itself is configured in
+# place by then (the README's test command), and configure refuses an out-of-tree build of it.
+src=${KN_CI_DIST_SRC:-$(pwd)}
 if [ ! -f "$src/configure.ac" ] || [ ! -f "$src/tests/ci-reliability.sh" ]; then
-	echo "ci-reliability.sh: run me from the source root" >&2
+	echo "ci-reliability.sh: run me from the source root (or set KN_CI_DIST_SRC)" >&2
+	exit 2
+fi
+if [ -f "$src/config.status" ]; then
+	echo "ci-reliability.sh: $src is configured in place; run 'make distclean' there or set KN_CI_DIST_SRC" >&2
 	exit 2
 fi
 [ -x "$src/configure" ] || (cd "$src" && ./bootstrap)
