@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define IFF_LOOPBACK_BIT 0x8 /* IFF_LOOPBACK from <net/if.h>, the bit in <if>/flags */
@@ -259,6 +260,15 @@ void iface_dir_close(struct iface_dir *dir)
 	dir->fd = -1;
 }
 
+/* Whether a class/net entry is a plain file (bonding_masters), which is no interface. */
+static bool is_regular_file(const struct iface_dir *dir, const struct dirent *entry)
+{
+	if (entry->d_type != DT_UNKNOWN)
+		return entry->d_type == DT_REG;
+	struct stat st;
+	return fstatat(dir->fd, entry->d_name, &st, 0) == 0 && S_ISREG(st.st_mode);
+}
+
 /* Call fn(name, ctx) for every valid interface name, in directory order; returns -1 on read error. */
 int iface_dir_scan(struct iface_dir *dir, void (*fn)(const char *name, void *ctx), void *ctx)
 {
@@ -269,7 +279,8 @@ int iface_dir_scan(struct iface_dir *dir, void (*fn)(const char *name, void *ctx
 		struct dirent *entry = readdir(d);
 		if (entry == NULL)
 			return errno == 0 ? 0 : -1;
-		if (iface_name_valid(entry->d_name)) /* refuses "." and ".."; ".v0" is a valid name */
+		/* iface_name_valid() refuses "." and ".." (".v0" is a valid name) */
+		if (iface_name_valid(entry->d_name) && !is_regular_file(dir, entry))
 			fn(entry->d_name, ctx);
 	}
 }

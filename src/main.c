@@ -30,8 +30,8 @@ static void error_line(const char *message)
 static int close_stdout(int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		if (errno == EPIPE)
-			return status;
+		if (errno == EPIPE || status != EXIT_OK)
+			return status; /* a reader that went away, or an error already reported */
 		fprintf(stderr, "kvikio_nic: cannot write to standard output: %s\n", strerror(errno));
 		return status == EXIT_OK ? EXIT_RUNTIME : status;
 	}
@@ -88,14 +88,6 @@ static void report_nothing_selected(const struct options *opts, struct monitor *
 	error_line(line);
 }
 
-/* Warn once that the interface limit was reached and the rest is not monitored. */
-static void report_truncated(const struct monitor *mon)
-{
-	if (mon->truncated)
-		fprintf(stderr, "kvikio_nic: more than %d interfaces selected; monitoring the first %d\n",
-			MONITOR_MAX_IFACES, MONITOR_MAX_IFACES);
-}
-
 /* Print the one-line startup message: how many interfaces, which, how often. */
 static void report_start(const struct monitor *mon, uint64_t interval_us)
 {
@@ -150,15 +142,17 @@ static int run(const struct options *opts)
 	} else if (choose_source(opts, &mon) != 0) {
 		/* reported by choose_source() */
 	} else if (monitor_rescan(&mon) != 0) {
-		fprintf(stderr, "kvikio_nic: cannot list %s/class/net: %s\n", opts->sysfs, strerror(errno));
+		char line[IFACE_ERR_MAX];
+		snprintf(line, sizeof line, "cannot list %.300s/class/net: %s", opts->sysfs, strerror(errno));
+		error_line(line);
 	} else if (mon.count == 0) {
 		report_nothing_selected(opts, &mon);
 	} else if (opts->list) {
-		report_truncated(&mon);
+		monitor_warn_truncated(&mon);
 		print_list(&mon);
 		status = EXIT_OK;
 	} else {
-		report_truncated(&mon);
+		monitor_warn_truncated(&mon);
 		report_start(&mon, opts->interval_us);
 		emit_init();
 		struct sampler_config cfg = {opts->interval_us, opts->count, opts->print ? stdout : NULL};

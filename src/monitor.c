@@ -64,18 +64,29 @@ static struct monitored_iface *insert_at(struct monitor *mon, size_t slot, const
 	return entry;
 }
 
-/* Netlink source: read the interface's <name>/ifindex; 0, or -1 (ifindex stays 0). */
-static int read_ifindex(struct monitor *mon, struct monitored_iface *entry)
+/* The interface's <name>/ifindex, or 0 when it cannot be read (a fake tree may have none). */
+static int read_ifindex(const struct monitor *mon, const char *name)
 {
 	char path[IFACE_NAME_MAX + 16], buf[SYSFS_VALUE_MAX];
 	uint64_t value;
-	snprintf(path, sizeof path, "%s/ifindex", entry->name);
+	snprintf(path, sizeof path, "%s/ifindex", name);
 	ssize_t n = sysfs_read_at(mon->dir.fd, path, buf, sizeof buf);
-	if (n < 0 || sysfs_parse_u64(buf, (size_t)n, &value) != 0 || value == 0 || value > INT_MAX)
-		return -1;
-	entry->ifindex = (int)value;
+	if (n < 0 || sysfs_parse_u64(buf, (size_t)n, &value) != 0 || value > INT_MAX)
+		return 0;
+	return (int)value;
+}
+
+/* Keep following the name, not the device: when the name now belongs to another device
+ * (renamed away and re-created), drop the old files, index and baseline. */
+static void follow_name(struct monitor *mon, struct monitored_iface *entry)
+{
+	int ifindex = read_ifindex(mon, entry->name);
+	if (ifindex == entry->ifindex)
+		return;
+	counters_close(&entry->files);
+	entry->have_prev = false;
+	entry->ifindex = ifindex;
 	mon->byindex_stale = true;
-	return 0;
 }
 
 /* Rescan callback: note name as present, adding it if newly selected. */
@@ -94,12 +105,10 @@ static void rescan_one(const char *name, void *ctx)
 		mon->byindex_stale = true; /* the slots after it moved */
 	}
 	entry->seen_scan = mon->scans;
-	if (mon->use_netlink) {
-		if (entry->ifindex <= 0 && read_ifindex(mon, entry) != 0)
-			entry->have_prev = false;
-	} else if (entry->files.rx_fd < 0 && counters_open(&entry->files, mon->dir.fd, name) != 0) {
+	follow_name(mon, entry);
+	if (!mon->use_netlink && entry->files.rx_fd < 0 &&
+	    counters_open(&entry->files, mon->dir.fd, name) != 0)
 		entry->have_prev = false;
-	}
 }
 
 /* Order of two index entries by ifindex, for qsort. */
@@ -250,6 +259,16 @@ int monitor_use_netlink(struct monitor *mon)
 	}
 	mon->use_netlink = true;
 	return 0;
+}
+
+/* Say once on stderr that MONITOR_MAX_IFACES was reached, if it was. */
+void monitor_warn_truncated(struct monitor *mon)
+{
+	if (!mon->truncated || mon->truncation_warned)
+		return;
+	fprintf(stderr, "kvikio_nic: more than %d interfaces selected; monitoring the first %d\n",
+		MONITOR_MAX_IFACES, MONITOR_MAX_IFACES);
+	mon->truncation_warned = true;
 }
 
 /* Release everything. */

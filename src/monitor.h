@@ -25,7 +25,8 @@ struct monitored_iface {
 	uint64_t seen_scan;          /* number of the last rescan that listed it */
 	bool valid;                  /* whether this tick produced a rate */
 	struct rate rate;            /* this tick's rate, when valid */
-	int ifindex;                 /* netlink source: kernel index, 0 until read on a rescan */
+	int ifindex;                 /* <name>/ifindex at the last rescan (0: unknown); a change
+	                              * means the name now belongs to another device */
 	bool dumped;                 /* netlink source: whether this tick's dump listed it */
 	struct counter_pair dump;    /* netlink source: its counters in this tick's dump */
 };
@@ -43,6 +44,7 @@ struct monitor {
 	size_t count, capacity;
 	uint64_t scans;                       /* rescans done */
 	bool truncated;                       /* MONITOR_MAX_IFACES was reached */
+	bool truncation_warned;               /* and stderr was told so */
 	bool total_valid;                     /* whether any interface had a rate this tick */
 	struct rate total;                    /* exact sum of this tick's valid rates */
 	bool use_netlink;                     /* read counters with one netlink dump per tick */
@@ -66,6 +68,9 @@ void monitor_tick(struct monitor *mon, double dt_s);
 /* Read counters from one netlink RTM_GETSTATS dump per tick instead of sysfs files, from the
  * next monitor_rescan() on (call it before the first); 0, or -errno if netlink is refused. */
 int monitor_use_netlink(struct monitor *mon);
+
+/* Say once on stderr that MONITOR_MAX_IFACES was reached, if it was. */
+void monitor_warn_truncated(struct monitor *mon);
 
 /* Release everything. */
 void monitor_free(struct monitor *mon);

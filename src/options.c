@@ -55,8 +55,9 @@ void options_help(FILE *f)
 	      "With nsys: nsys profile --enable=kvikio_nic[,OPTION]... (comma-separated).\n"
 	      "Stops on SIGTERM, SIGINT or SIGHUP after one last sample.\n"
 	      "\n"
-	      "Exit status: 0 success, 1 runtime error (nothing selected, sysfs\n"
-	      "unreadable, netlink refused, output error), 2 invalid command line.\n"
+	      "Exit status: 0 success (also when the reader of --print goes away),\n"
+	      "1 runtime error (nothing selected, sysfs unreadable, netlink refused,\n"
+	      "output error), 2 invalid command line.\n"
 	      "\n"
 	      "Report bugs to: " PACKAGE_BUGREPORT "\n"
 	      "Home page: " PACKAGE_URL "\n",

@@ -15,7 +15,7 @@
 
 /* Exit statuses, documented in --help and the man page. */
 enum exit_status {
-	EXIT_OK = 0,      /* normal end: signal, --count reached, --list, --help */
+	EXIT_OK = 0,      /* normal end: signal, --count reached, --print reader gone, --list, --help */
 	EXIT_RUNTIME = 1, /* nothing selected, sysfs unreadable, netlink refused, output error */
 	EXIT_USAGE = 2,   /* invalid command line */
 };

@@ -124,6 +124,7 @@ int sampler_run(struct monitor *mon, const struct sampler_config *cfg)
 		int64_t now = now_ns();
 		if (!stopping && now - last_rescan >= RESCAN_PERIOD_NS) {
 			monitor_rescan(mon); /* a failed listing keeps the current set */
+			monitor_warn_truncated(mon);
 			register_new_groups(mon);
 			last_rescan = now;
 			now = now_ns();

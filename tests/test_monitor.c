@@ -186,6 +186,43 @@ START_TEST(vanished_then_back)
 }
 END_TEST
 
+START_TEST(name_moves_to_another_device)
+{
+	fake_iface_add("eth0", "up", 0x1003, 0, 0);
+	fake_iface_write("eth0", "ifindex", "3\n");
+	start(NULL);
+	monitor_tick(&mon, 0.0);
+	fake_iface_set("eth0", MIB, 0);
+	monitor_tick(&mon, 1.0);
+	assert_rate("eth0", 1.0, 0.0);
+	/* eth0 renamed away and a new eth0 created: the held files belong to the old device */
+	fake_iface_remove("eth0");
+	fake_iface_add("eth0", "up", 0x1003, 10 * MIB, 0);
+	fake_iface_write("eth0", "ifindex", "7\n");
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	ck_assert_int_eq(entry("eth0")->ifindex, 7);
+	monitor_tick(&mon, 1.0);
+	assert_no_value("eth0"); /* a fresh baseline on the new device */
+	fake_iface_set("eth0", 12 * MIB, 0);
+	monitor_tick(&mon, 1.0);
+	assert_rate("eth0", 2.0, 0.0); /* read from the new device's files */
+}
+END_TEST
+
+START_TEST(regular_file_is_no_interface)
+{
+	fake_iface_add("eth0", "up", 0x1003, 0, 0);
+	char path[512];
+	snprintf(path, sizeof path, "%s/class/net/bonding_masters", root);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("bond0\n", f);
+	fclose(f);
+	start((const char *const[]){".*", NULL});
+	ck_assert_str_eq(names(), "eth0");
+}
+END_TEST
+
 START_TEST(unreadable_counter)
 {
 	fake_iface_add("eth0", "up", 0x1003, 0, 0);
@@ -381,6 +418,8 @@ static Suite *monitor_suite(void)
 	add(s, "baseline_tick_has_no_value", baseline_tick_has_no_value);
 	add(s, "tick_rates", tick_rates);
 	add(s, "vanished_then_back", vanished_then_back);
+	add(s, "name_moves_to_another_device", name_moves_to_another_device);
+	add(s, "regular_file_is_no_interface", regular_file_is_no_interface);
 	add(s, "unreadable_counter", unreadable_counter);
 	add(s, "counter_backwards", counter_backwards);
 	add(s, "counters_at_max", counters_at_max);
