@@ -193,8 +193,8 @@ void iface_selector_free(struct iface_selector *sel)
 }
 
 /* Read <name>/<attr> under the class/net folder into buf; length or -errno. */
-static ssize_t read_iface_attr(const struct iface_dir *dir, const char *name, const char *attr,
-			       char *buf, size_t size)
+ssize_t iface_read_attr(const struct iface_dir *dir, const char *name, const char *attr, char *buf,
+			size_t size)
 {
 	char path[IFACE_NAME_MAX + 32];
 	snprintf(path, sizeof path, "%s/%s", name, attr);
@@ -205,12 +205,12 @@ static ssize_t read_iface_attr(const struct iface_dir *dir, const char *name, co
 static bool default_rule(const struct iface_dir *dir, const char *name)
 {
 	char buf[SYSFS_VALUE_MAX];
-	ssize_t n = read_iface_attr(dir, name, "operstate", buf, sizeof buf);
+	ssize_t n = iface_read_attr(dir, name, "operstate", buf, sizeof buf);
 	if (n < 0 || (strcmp(buf, "up\n") != 0 && strcmp(buf, "unknown\n") != 0 &&
 		      strcmp(buf, "up") != 0 && strcmp(buf, "unknown") != 0))
 		return false;
 	uint64_t flags = 0;
-	n = read_iface_attr(dir, name, "flags", buf, sizeof buf);
+	n = iface_read_attr(dir, name, "flags", buf, sizeof buf);
 	if (n >= 0 && sysfs_parse_hex(buf, (size_t)n, &flags) == 0 && (flags & IFF_LOOPBACK_BIT))
 		return false;
 	return strcmp(name, "lo") != 0 || n >= 0; /* no flags file: still refuse the name "lo" */

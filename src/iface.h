@@ -6,6 +6,7 @@
 #include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define IFACE_NAME_MAX 16 /* IFNAMSIZ: 15 characters and the terminating NUL */
 #define IFACE_ERR_MAX 512
@@ -31,6 +32,10 @@ void iface_selector_free(struct iface_selector *sel);
 
 /* Whether the interface name is chosen by the selector (reads operstate/flags in default mode). */
 bool iface_selected(const struct iface_selector *sel, const struct iface_dir *dir, const char *name);
+
+/* Read <name>/<attr> under the class/net folder into buf (NUL-terminated); length or -errno. */
+ssize_t iface_read_attr(const struct iface_dir *dir, const char *name, const char *attr, char *buf,
+			size_t size);
 
 /* Whether name is a name the kernel could give an interface (no '/', no "..", < IFNAMSIZ). */
 bool iface_name_valid(const char *name);

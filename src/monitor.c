@@ -67,10 +67,9 @@ static struct monitored_iface *insert_at(struct monitor *mon, size_t slot, const
 /* The interface's <name>/ifindex, or 0 when it cannot be read (a fake tree may have none). */
 static int read_ifindex(const struct monitor *mon, const char *name)
 {
-	char path[IFACE_NAME_MAX + 16], buf[SYSFS_VALUE_MAX];
+	char buf[SYSFS_VALUE_MAX];
 	uint64_t value;
-	snprintf(path, sizeof path, "%s/ifindex", name);
-	ssize_t n = sysfs_read_at(mon->dir.fd, path, buf, sizeof buf);
+	ssize_t n = iface_read_attr(&mon->dir, name, "ifindex", buf, sizeof buf);
 	if (n < 0 || sysfs_parse_u64(buf, (size_t)n, &value) != 0 || value > INT_MAX)
 		return 0;
 	return (int)value;
