@@ -140,11 +140,27 @@ static void index_rebuild(struct monitor *mon)
 	mon->byindex_stale = false;
 }
 
+/* Offer every listed name to rescan_one(). The first listing goes in sorted order, so that each
+ * insertion lands at the end of the table (no quadratic shifting with thousands of names). */
+static int scan(struct monitor *mon)
+{
+	if (mon->count > 0)
+		return iface_dir_scan(&mon->dir, rescan_one, mon);
+	char **names = NULL;
+	size_t count = 0;
+	if (iface_dir_names(&mon->dir, &names, &count) != 0)
+		return -1;
+	for (size_t i = 0; i < count; i++)
+		rescan_one(names[i], mon);
+	iface_names_free(names, count);
+	return 0;
+}
+
 /* List the interfaces again: add newly selected ones, close the files of vanished ones. */
 int monitor_rescan(struct monitor *mon)
 {
 	mon->scans++;
-	if (iface_dir_scan(&mon->dir, rescan_one, mon) != 0)
+	if (scan(mon) != 0)
 		return -1;
 	for (size_t i = 0; i < mon->count; i++) {
 		struct monitored_iface *entry = &mon->ifaces[i];
