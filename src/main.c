@@ -51,8 +51,14 @@ static void print_version(void)
 
 #define REPORT_ITEMS_SHOWN 16 /* patterns and names a one-line report lists at most */
 
+#if defined(__GNUC__)
+#define PRINTF_LIKE(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define PRINTF_LIKE(fmt, args)
+#endif
+
 /* Append printf-style text to buf (size bytes, NUL-terminated), truncating silently. */
-static void append(char *buf, size_t size, const char *format, ...)
+PRINTF_LIKE(3, 4) static void append(char *buf, size_t size, const char *format, ...)
 {
 	size_t used = strlen(buf);
 	va_list args;
