@@ -4,6 +4,8 @@
 
 #include "csv.h"
 
+#include "testutil.h"
+
 #include <check.h>
 #include <errno.h>
 #include <signal.h>
@@ -136,10 +138,7 @@ END_TEST
 /* Add fn as a tcase of its own, with a memory stream around it. */
 static void add(Suite *s, const char *name, const TTest *fn)
 {
-	TCase *tc = tcase_create(name);
-	tcase_add_checked_fixture(tc, stream_setup, stream_teardown);
-	tcase_add_test(tc, fn);
-	suite_add_tcase(s, tc);
+	testutil_add(s, name, fn, stream_setup, stream_teardown);
 }
 
 /* The csv suite. */
@@ -159,9 +158,5 @@ static Suite *csv_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(csv_suite());
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return testutil_run(csv_suite());
 }

@@ -417,10 +417,7 @@ END_TEST
 /* Add fn as a tcase of its own, with a fake tree around it. */
 static void add(Suite *s, const char *name, const TTest *fn)
 {
-	TCase *tc = tcase_create(name);
-	tcase_add_checked_fixture(tc, tree_setup, tree_teardown);
-	tcase_add_test(tc, fn);
-	suite_add_tcase(s, tc);
+	testutil_add(s, name, fn, tree_setup, tree_teardown);
 }
 
 /* The iface suite. */
@@ -453,9 +450,5 @@ static Suite *iface_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(iface_suite());
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return testutil_run(iface_suite());
 }

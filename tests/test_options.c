@@ -4,6 +4,8 @@
 
 #include "options.h"
 
+#include "testutil.h"
+
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,9 +377,5 @@ static Suite *options_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(options_suite());
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return testutil_run(options_suite());
 }

@@ -4,6 +4,8 @@
 
 #include "pace.h"
 
+#include "testutil.h"
+
 #include <check.h>
 
 #define MS INT64_C(1000000)
@@ -132,9 +134,7 @@ END_TEST
 /* Add fn as a tcase of its own. */
 static void add(Suite *s, const char *name, const TTest *fn)
 {
-	TCase *tc = tcase_create(name);
-	tcase_add_test(tc, fn);
-	suite_add_tcase(s, tc);
+	testutil_add(s, name, fn, NULL, NULL);
 }
 
 /* The pace suite. */
@@ -152,9 +152,5 @@ static Suite *pace_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(pace_suite());
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return testutil_run(pace_suite());
 }

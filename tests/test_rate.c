@@ -4,6 +4,8 @@
 
 #include "rate.h"
 
+#include "testutil.h"
+
 #include <check.h>
 #include <math.h>
 #include <stddef.h>
@@ -110,9 +112,7 @@ END_TEST
 /* Add fn as a tcase of its own. */
 static void add(Suite *s, const char *name, const TTest *fn)
 {
-	TCase *tc = tcase_create(name);
-	tcase_add_test(tc, fn);
-	suite_add_tcase(s, tc);
+	testutil_add(s, name, fn, NULL, NULL);
 }
 
 /* The rate suite. */
@@ -131,9 +131,5 @@ static Suite *rate_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(rate_suite());
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return testutil_run(rate_suite());
 }

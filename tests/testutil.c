@@ -117,3 +117,24 @@ void fake_iface_remove(const char *name)
 	snprintf(path, sizeof path, "%s/class/net/%s", root, name);
 	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
+
+/* Add fn to s as a test case of its own named name, with an optional fixture around it. */
+void testutil_add(Suite *s, const char *name, const TTest *fn, void (*setup)(void),
+		  void (*teardown)(void))
+{
+	TCase *tc = tcase_create(name);
+	if (setup != NULL || teardown != NULL)
+		tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, fn);
+	suite_add_tcase(s, tc);
+}
+
+/* Run every case of s (TAP output when CK_TAP_LOG_FILE_NAME is set); the exit status. */
+int testutil_run(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

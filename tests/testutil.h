@@ -3,6 +3,7 @@
 #ifndef KN_TESTUTIL_H
 #define KN_TESTUTIL_H
 
+#include <check.h>
 #include <stdint.h>
 
 /* Create an empty fake sysfs root (with class/net) and return its path (static buffer). */
@@ -22,5 +23,12 @@ void fake_iface_write(const char *name, const char *attr, const char *text);
 
 /* Remove an interface and its files. */
 void fake_iface_remove(const char *name);
+
+/* Add fn to s as a test case of its own named name, with an optional fixture around it. */
+void testutil_add(Suite *s, const char *name, const TTest *fn, void (*setup)(void),
+		  void (*teardown)(void));
+
+/* Run every case of s (TAP output when CK_TAP_LOG_FILE_NAME is set); the exit status. */
+int testutil_run(Suite *s);
 
 #endif
