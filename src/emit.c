@@ -4,7 +4,9 @@
 
 #include "emit.h"
 
+#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <nvtx3/nvToolsExt.h>
 #include <nvtx3/nvToolsExtCounters.h>
@@ -17,7 +19,6 @@ _Static_assert(offsetof(struct rate, rx) == 0 && offsetof(struct rate, tx) == 8 
 	       "struct rate must be two packed doubles, rx then tx");
 
 static nvtxDomainHandle_t domain;
-static uint64_t schema_id;
 
 static const nvtxPayloadSchemaEntry_t schema_entries[] = {
 	{.type = NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE, .name = "rx", .description = "Receive rate",
@@ -38,23 +39,32 @@ static const nvtxSemanticsCounter_t counter_semantics = {
 	.limitType = NVTX_COUNTER_LIMIT_UNDEFINED,
 };
 
-/* Create the domain and register the payload schema (no-ops unless a tool is injected). */
+/* Create the domain (a no-op unless a tool is injected). */
 void emit_init(void)
 {
 	domain = nvtxDomainCreateA(EMIT_DOMAIN_NAME);
+}
+
+/* Register the payload schema of one group, named EMIT_SCHEMA_NAME ": " group, so that an export
+ * that names counter groups after their schema (nsys 2025.3's SQLite) still says whose samples
+ * are whose; the layout is the same for every group. Returns its id. */
+static uint64_t register_schema(const char *group)
+{
+	char name[sizeof EMIT_SCHEMA_NAME + 2 + EMIT_GROUP_NAME_MAX];
+	snprintf(name, sizeof name, "%s: %s", EMIT_SCHEMA_NAME, group);
 	const nvtxPayloadSchemaAttr_t attr = {
 		.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE |
 			     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_FLAGS | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
 			     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES |
 			     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_STATIC_SIZE,
-		.name = EMIT_SCHEMA_NAME,
+		.name = name,
 		.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC,
 		.flags = NVTX_PAYLOAD_SCHEMA_FLAG_COUNTER_GROUP,
 		.entries = schema_entries,
 		.numEntries = sizeof schema_entries / sizeof schema_entries[0],
 		.payloadStaticSize = sizeof(struct rate),
 	};
-	schema_id = nvtxPayloadSchemaRegister(domain, &attr);
+	return nvtxPayloadSchemaRegister(domain, &attr);
 }
 
 /* Register a counter group named name (an interface, or "total"); returns its id. */
@@ -62,7 +72,7 @@ uint64_t emit_register_group(const char *name)
 {
 	const nvtxCounterAttr_t attr = {
 		.structSize = sizeof(nvtxCounterAttr_t),
-		.schemaId = schema_id,
+		.schemaId = register_schema(name),
 		.name = name,
 		.scopeId = NVTX_SCOPE_CURRENT_VM,
 		.semantics = &counter_semantics.header,
@@ -76,8 +86,10 @@ void emit_sample(uint64_t group, const struct rate *rate)
 	nvtxCounterSample(domain, group, rate, sizeof *rate);
 }
 
-/* Emit "no value" for group: its counters could not be read honestly this tick. */
+/* Emit "no value" for group: NaN in both fields. nsys 2025.3 stores NaN as SQL NULL, but turns
+ * nvtxCounterSampleNoValue() into an ordinary sample of (almost) zero: a fake value. */
 void emit_no_value(uint64_t group)
 {
-	nvtxCounterSampleNoValue(domain, group, NVTX_COUNTER_SAMPLE_UNAVAILABLE);
+	static const struct rate none = {NAN, NAN};
+	nvtxCounterSample(domain, group, &none, sizeof none);
 }

@@ -67,9 +67,9 @@ struct csv_row {
 
 /* One emitted sample joined with its CSV row. */
 struct obs {
-	const struct reclog_rec *rec; /* the sample or sample_novalue record */
+	const struct reclog_rec *rec; /* the sample record */
 	const char *name;             /* group name, from counter_register */
-	bool valid;                   /* sample with a value (not NoValue) */
+	bool valid;                   /* sample with a value (not NaN: "no value") */
 	double rx, tx;                /* rates in MiB/s when valid */
 	double dt;                    /* the plugin's interval_s for this tick */
 };
@@ -277,12 +277,27 @@ static bool field_is(const struct reclog_rec *rec, const char *key, const char *
 	return key == NULL || (v != NULL && strcmp(v, value) == 0);
 }
 
+/* Whether a logged double is NaN: how the plugin says "no value" (glibc prints "nan" or "-nan"). */
+static bool is_nan_text(const char *v)
+{
+	return v != NULL && (strcmp(v, "nan") == 0 || strcmp(v, "-nan") == 0);
+}
+
+/* Whether rec is of kind; the pseudo-kind "sample_nan" is a sample whose rx and tx are NaN. */
+static bool kind_is(const struct reclog_rec *rec, const char *kind)
+{
+	if (strcmp(kind, "sample_nan") == 0)
+		return strcmp(rec->kind, "sample") == 0 && is_nan_text(reclog_get(rec, "rx")) &&
+		       is_nan_text(reclog_get(rec, "tx"));
+	return strcmp(rec->kind, kind) == 0;
+}
+
 /* Index of the n-th (1-based) record of kind with key=value at index >= from, or SIZE_MAX. */
 static size_t find_nth(const struct reclog *log, const char *kind, const char *key, const char *value,
 		       size_t from, size_t n)
 {
 	for (size_t i = from; i < log->n; i++)
-		if (strcmp(log->recs[i].kind, kind) == 0 && field_is(&log->recs[i], key, value) && --n == 0)
+		if (kind_is(&log->recs[i], kind) && field_is(&log->recs[i], key, value) && --n == 0)
 			return i;
 	return SIZE_MAX;
 }
@@ -317,7 +332,8 @@ static const char *group_id(const struct reclog *log, const char *name, char *bu
 	return buf;
 }
 
-/* Wait for n more samples of group name (valued, or NoValue) after index from; the last one's index. */
+/* Wait for n more samples of group name (valued, or NaN: no value) after index from; the last one's index.
+ * A valued wait counts NaN samples too. */
 static size_t wait_samples(struct plugin *p, const char *name, bool novalue, size_t from, size_t n)
 {
 	size_t reg = wait_log(p, "counter_register", "name", name, 0, 1);
@@ -326,7 +342,7 @@ static size_t wait_samples(struct plugin *p, const char *name, bool novalue, siz
 	ck_assert_msg(log != NULL, "%s", err);
 	group_id(log, name, id, sizeof id);
 	reclog_free(log);
-	return wait_log(p, novalue ? "sample_novalue" : "sample", "counter", id, from > reg ? from : reg, n);
+	return wait_log(p, novalue ? "sample_nan" : "sample", "counter", id, from > reg ? from : reg, n);
 }
 
 /* Number of records in the log now. A sample found at or after this index was written after
@@ -424,10 +440,12 @@ static void join(struct result *r)
 	ck_assert_ptr_nonnull(r->obs);
 	for (size_t i = 0; i < r->log->n; i++) {
 		const struct reclog_rec *rec = &r->log->recs[i];
-		bool valid = strcmp(rec->kind, "sample") == 0;
-		if (!valid && strcmp(rec->kind, "sample_novalue") != 0)
+		if (strcmp(rec->kind, "sample") != 0)
 			continue;
 		char buf[512];
+		bool valid = !kind_is(rec, "sample_nan");
+		ck_assert_msg(is_nan_text(reclog_get(rec, "rx")) == is_nan_text(reclog_get(rec, "tx")),
+			      "only one field is NaN: %s", reclog_format(rec, buf, sizeof buf));
 		ck_assert_msg(r->nobs < r->nrows, "more NVTX samples than CSV rows at %s",
 			      reclog_format(rec, buf, sizeof buf));
 		const struct csv_row *row = &r->rows[r->nobs];
@@ -488,45 +506,49 @@ static void expect_str(const struct reclog_rec *rec, const char *key, const char
 		      reclog_format(rec, buf, sizeof buf));
 }
 
-/* Assert the domain and the payload schema, exactly as the design says; the schema id. */
-static const char *check_schema(const struct reclog *log)
+/* Assert the payload schema with id, exactly as the design says: "NIC bandwidth: <group>", rx/tx doubles. */
+static void check_schema(const struct reclog *log, const char *id, const char *group)
 {
-	ck_assert_uint_eq(reclog_count(log, "domain_create"), 1);
-	expect_str(reclog_find(log, "domain_create", NULL, NULL), "name", "KvikIO NIC");
-	ck_assert_uint_eq(reclog_count(log, "schema"), 1);
-	const struct reclog_rec *s = reclog_find(log, "schema", NULL, NULL);
-	expect_str(s, "name", "NIC bandwidth");
+	char name[64], buf[512];
+	snprintf(name, sizeof name, "NIC bandwidth: %s", group);
+	const struct reclog_rec *s = reclog_find(log, "schema", "id", id);
+	ck_assert_msg(s != NULL, "no schema %s for group %s", id, group);
+	expect_str(s, "name", name);
 	expect_u64(s, "type", NVTX_PAYLOAD_SCHEMA_TYPE_STATIC);
 	expect_u64(s, "flags", NVTX_PAYLOAD_SCHEMA_FLAG_COUNTER_GROUP);
 	expect_u64(s, "size", 16);
 	expect_u64(s, "entries", 2);
-	ck_assert_uint_eq(reclog_count(log, "schema_entry"), 2);
 	static const char *const names[] = {"rx", "tx"}, *const descs[] = {"Receive rate", "Transmit rate"};
-	for (size_t i = 0; i < 2; i++) {
-		char index[4];
-		snprintf(index, sizeof index, "%zu", i);
-		const struct reclog_rec *e = reclog_find(log, "schema_entry", "index", index);
-		ck_assert_ptr_nonnull(e);
-		expect_str(e, "schema", reclog_get(s, "id"));
+	size_t pos = 0, i = 0;
+	for (const struct reclog_rec *e; (e = reclog_next(log, "schema_entry", &pos)) != NULL;) {
+		if (strcmp(reclog_get(e, "schema"), id) != 0)
+			continue;
+		ck_assert_msg(i < 2, "schema %s has more than 2 entries: %s", id, reclog_format(e, buf, sizeof buf));
+		expect_u64(e, "index", i);
 		expect_str(e, "name", names[i]);
 		expect_u64(e, "type", NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE);
 		expect_u64(e, "offset", 8 * i);
 		expect_str(e, "description", descs[i]);
+		i++;
 	}
-	return reclog_get(s, "id");
+	ck_assert_uint_eq(i, 2);
 }
 
-/* Assert every group registration's attributes, and that the first ones are names, in order. */
+/* Assert every group registration's attributes and schema, and that the first ones are names, in order. */
 static void check_groups(const struct reclog *log, const char *const *names)
 {
-	const char *domain = reclog_get(reclog_find(log, "domain_create", NULL, NULL), "domain");
-	const char *schema = check_schema(log);
+	ck_assert_uint_eq(reclog_count(log, "domain_create"), 1);
+	const struct reclog_rec *dom = reclog_find(log, "domain_create", NULL, NULL);
+	expect_str(dom, "name", "KvikIO NIC");
+	const char *domain = reclog_get(dom, "domain");
 	size_t pos = 0, i = 0, nnames = 0;
 	while (names[nnames] != NULL)
 		nnames++;
 	for (const struct reclog_rec *rec; (rec = reclog_next(log, "counter_register", &pos)) != NULL; i++) {
 		expect_str(rec, "domain", domain);
-		expect_str(rec, "schema", schema);
+		check_schema(log, reclog_get(rec, "schema"), reclog_get(rec, "name"));
+		ck_assert_msg(reclog_find(log, "counter_register", "schema", reclog_get(rec, "schema")) == rec,
+			      "schema %s shared by two groups", reclog_get(rec, "schema"));
 		expect_u64(rec, "scope", NVTX_SCOPE_CURRENT_VM);
 		expect_str(rec, "unit", "MiB/s");
 		expect_u64(rec, "semantic", NVTX_SEMANTIC_ID_COUNTERS_V1);
@@ -537,25 +559,25 @@ static void check_groups(const struct reclog *log, const char *const *names)
 			expect_str(rec, "name", names[i]);
 	}
 	ck_assert_uint_ge(i, nnames);
+	ck_assert_uint_eq(reclog_count(log, "schema"), i);
+	ck_assert_uint_eq(reclog_count(log, "schema_entry"), 2 * i);
 }
 
 /* Assert that the log holds only the expected kinds of record, all samples in our domain. */
 static void check_kinds(const struct reclog *log)
 {
 	static const char *const kinds[] = {"domain_create", "schema", "schema_entry", "counter_register",
-					    "sample", "sample_novalue"};
+					    "sample"};
 	const char *domain = reclog_get(reclog_find(log, "domain_create", NULL, NULL), "domain");
 	for (size_t i = 0; i < log->n; i++) {
 		const struct reclog_rec *rec = &log->recs[i];
 		size_t k = 0;
-		while (k < 6 && strcmp(rec->kind, kinds[k]) != 0)
+		while (k < 5 && strcmp(rec->kind, kinds[k]) != 0)
 			k++;
 		char buf[512];
-		ck_assert_msg(k < 6, "unexpected record %s", reclog_format(rec, buf, sizeof buf));
+		ck_assert_msg(k < 5, "unexpected record %s", reclog_format(rec, buf, sizeof buf));
 		if (k == 4)
 			expect_u64(rec, "size", 16);
-		if (k == 5)
-			expect_u64(rec, "reason", NVTX_COUNTER_SAMPLE_UNAVAILABLE);
 		if (k >= 3)
 			expect_str(rec, "domain", domain);
 	}
@@ -581,7 +603,7 @@ static size_t check_ticks(const struct result *r)
 			continue;
 		}
 		/* The plugin adds the valid rates in this same order, so the sums are bit-exact. */
-		ck_assert_msg(o->valid == any, "total %s but %s group had a value: %s", o->valid ? "valued" : "NoValue",
+		ck_assert_msg(o->valid == any, "total %s but %s group had a value: %s", o->valid ? "valued" : "no value",
 			      any ? "a" : "no", buf);
 		ck_assert_msg(!any || (o->rx == rx && o->tx == tx), "total != sum (%.17g, %.17g): %s", rx, tx, buf);
 		ck_assert_msg(o->dt > 0, "interval_s not positive: %s", buf);
@@ -681,7 +703,8 @@ START_TEST(selection_and_values)
 	check_groups(r.log, (const char *const[]){"eth0", "eth1", "ib0", "total", NULL});
 	ck_assert_uint_eq(reclog_count(r.log, "counter_register"), 4);
 	ck_assert_uint_ge(check_ticks(&r), 2 * (size_t)rounds + 1);
-	ck_assert_uint_eq(reclog_count(r.log, "sample_novalue"), 0);
+	for (size_t i = 0; i < r.nobs; i++)
+		ck_assert_msg(r.obs[i].valid, "a no-value sample where every counter advanced");
 	ck_assert_uint_eq(bytes(&r, "eth0", false, 0, r.nobs), eth0.rx - rx0);
 	ck_assert_uint_eq(bytes(&r, "eth0", true, 0, r.nobs), eth0.tx - tx0);
 	ck_assert_uint_eq(bytes(&r, "ib0", false, 0, r.nobs), ib0.rx - ib_rx0);
@@ -693,7 +716,7 @@ START_TEST(selection_and_values)
 }
 END_TEST
 
-/* An interface whose files vanish gets NoValue, then values again when it returns; a newcomer a group. */
+/* An interface whose files vanish gets no value (NaN), then values again when it returns; a newcomer a group. */
 START_TEST(hotplug)
 {
 	struct fake_if eth0 = {"eth0", 1000000, 0}, eth1 = {"eth1", 2000000000, 3000000000},
