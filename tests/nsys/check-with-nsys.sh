@@ -16,6 +16,13 @@
 #   --sysfs DIR        pass --sysfs=DIR to the plugin  (env KN_SYSFS; default: /sys, or a mirror of
 #                      /proc/net/dev when /sys/class/net has no statistics, as under gVisor)
 #   --save DIR         keep the reports, SQLite files and logs in DIR (env KN_SAVE)
+#
+# Usage: check-with-nsys.sh --check-export FILE.sqlite [--interval USEC] [--groups 'IF...']
+#            [--vanished IF] [--appeared IF] [--kernel-bytes IF=BYTES] [--parquet DIR]
+#   Only the sample checks, on a saved SQLite export (and its parquetdir export), without nsys:
+#   counts and gaps against USEC (default 20000), total = sum of the groups at every tick, every
+#   type named after its group, the groups (IF... plus total), no fake zero, and the optional
+#   vanished/appeared/kernel-byte checks. make check runs it on small synthetic exports.
 # Exit status: 0 all checks passed, 1 a check failed, 77 cannot run here (no nsys, ...).
 set -euo pipefail
 export LC_ALL=C
@@ -25,6 +32,7 @@ SCHEMA='NIC bandwidth'
 TYPE_DOUBLE=20          # NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE
 FLAG_COUNTER_GROUP=8    # NVTX_PAYLOAD_SCHEMA_FLAG_COUNTER_GROUP
 SEARCH_DIRS_VERSION=2026.2.1
+BURST_BYTES=200040000   # 3334 datagrams of 60000 bytes
 
 NSYS=${NSYS:-}
 PLUGIN_SRC=${KN_PLUGIN_DIR:-}
@@ -32,6 +40,9 @@ BUILD_DIR=${KN_BUILDDIR:-}
 DEVICE=${KN_DEVICE:-}
 SYSFS=${KN_SYSFS:-}
 SAVE=${KN_SAVE:-}
+CHECK_EXPORT=''         # --check-export: only the sample checks, on a saved SQLite export
+X_INTERVAL=20000 X_GROUPS='' X_VANISHED='' X_APPEARED='' X_KERNEL='' X_PARQUET=''
+SQL_ERRORS=''
 WORK=''
 INSTALLED=''
 BACKUP=''
@@ -79,7 +90,14 @@ parse_args() {
 		--device) DEVICE=$2; shift ;;
 		--sysfs) SYSFS=$2; shift ;;
 		--save) SAVE=$2; shift ;;
-		-h|--help) sed -n '4,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+		--check-export) CHECK_EXPORT=$2; shift ;;
+		--interval) X_INTERVAL=$2; shift ;;
+		--groups) X_GROUPS=$2; shift ;;
+		--vanished) X_VANISHED=$2; shift ;;
+		--appeared) X_APPEARED=$2; shift ;;
+		--kernel-bytes) X_KERNEL=$2; shift ;;
+		--parquet) X_PARQUET=$2; shift ;;
+		-h|--help) sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 		*) die "unknown option '$1' (see --help)" ;;
 		esac
 		shift
@@ -266,18 +284,33 @@ sysfs_arg() {
 
 # ---- SQLite ------------------------------------------------------------------------
 
-# Run SQL $2 on database $1; rows as '|'-separated fields (sqlite3, else python3).
+# Run SQL $2 on database $1; rows as '|'-separated fields, NULL as an empty field (sqlite3, else
+# python3). A failing query is never silent: it says so on stderr, leaves a mark that makes the
+# whole run fail (main counts it) and returns 1. Callers read the whole output (no `| head`: a
+# reader that stops early used to kill the python3 helper with BrokenPipeError, silently).
 q() {
+	local out rc=0
 	if command -v sqlite3 >/dev/null 2>&1; then
-		sqlite3 -batch -noheader -separator '|' "$1" "$2"
+		out=$(sqlite3 -batch -bail -noheader -separator '|' -cmd '.nullvalue ""' "$1" "$2" 2>&1) || rc=$?
 	else
-		python3 - "$1" "$2" <<'EOF'
+		out=$(python3 - "$1" "$2" 2>&1 <<'EOF_PY'
 import sqlite3, sys
-con = sqlite3.connect(sys.argv[1])
-for row in con.execute(sys.argv[2]):
-    print("|".join("" if v is None else str(v) for v in row))
-EOF
+try:
+    con = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+    rows = con.execute(sys.argv[2]).fetchall()
+except Exception as e:  # reported by the shell side, with the query
+    print("SQL error: %s" % e)
+    sys.exit(3)
+print("\n".join("|".join("" if v is None else repr(v) if isinstance(v, float) else str(v) for v in r) for r in rows))
+EOF_PY
+) || rc=$?
 	fi
+	if [ "$rc" -ne 0 ]; then
+		printf 'ERROR: query failed on %s (rc=%s): %s\n  query: %s\n' "$1" "$rc" "$out" "$(printf '%s' "$2" | tr -s ' \t\n' ' ')" >&2
+		[ -n "${SQL_ERRORS:-}" ] && echo x >>"$SQL_ERRORS"
+		return 1
+	fi
+	[ -z "$out" ] || printf '%s\n' "$out"
 }
 
 # Whether the database can be queried at all here.
@@ -325,26 +358,26 @@ domain_id() {
 	q "$db" "SELECT DISTINCT e.domainId FROM NVTX_EVENTS e WHERE $text = '$DOMAIN' LIMIT 1"
 }
 
-# The payload schema rows: name|type|flags|payloadSize and entries idx|name|type|offset.
+# The payload schemas of the domain: one per group $3 (space-separated, total added), each named
+# 'NIC bandwidth: <group>', 16 bytes, flagged COUNTER_GROUP, entries rx/tx doubles at offsets 0/8.
 check_schema() {
-	local db=$1 dom=$2 t sname ename want got
+	local db=$1 dom=$2 groups=$3 t sname ename want got
 	for t in NVTX_PAYLOAD_SCHEMAS NVTX_PAYLOAD_SCHEMA_ENTRIES; do
 		has_table "$db" "$t" || { fail "payload schema: no $t table"; return 0; }
 	done
 	sname=$(text_expr "$db" NVTX_PAYLOAD_SCHEMAS name s)
-	q "$db" "SELECT * FROM NVTX_PAYLOAD_SCHEMAS s WHERE s.domainId = $dom" | sed 's/^/#   schema row: /'
 	ename=$(text_expr "$db" NVTX_PAYLOAD_SCHEMA_ENTRIES name e)
-	# nsys 2025.3.1 exports an offset of 0 as NULL.
-	got=$(q "$db" "SELECT $ename, e.type, COALESCE(e.offset, 0) FROM NVTX_PAYLOAD_SCHEMA_ENTRIES e
-		JOIN NVTX_PAYLOAD_SCHEMAS s ON s.domainId = e.domainId AND s.schemaId = e.schemaId
-		WHERE e.domainId = $dom AND $sname = '$SCHEMA' ORDER BY e.idx" | tr '\n' ' ')
-	want="rx|$TYPE_DOUBLE|0 tx|$TYPE_DOUBLE|8 "
-	note "schema '$SCHEMA' entries (name|type|offset): $got"
-	check "payload schema '$SCHEMA' has rx/tx doubles at offsets 0/8" [ "$got" = "$want" ]
-	got=$(q "$db" "SELECT s.payloadSize, (s.flags & $FLAG_COUNTER_GROUP) != 0 FROM NVTX_PAYLOAD_SCHEMAS s
-		WHERE s.domainId = $dom AND $sname = '$SCHEMA'" | head -n 1)
-	check "payload schema '$SCHEMA' is 16 bytes and flagged COUNTER_GROUP (got size|flag: $got)" \
-		[ "$got" = "16|1" ]
+	# One line per schema: name|size|flag|entries (nsys 2025.3.1 exports an offset of 0 as NULL).
+	got=$(q "$db" "SELECT $sname || '|' || s.payloadSize || '|' || ((s.flags & $FLAG_COUNTER_GROUP) != 0) || '|' ||
+		(SELECT group_concat(x, ' ') FROM (SELECT $ename || ':' || e.type || ':' || COALESCE(e.offset, 0) AS x
+			FROM NVTX_PAYLOAD_SCHEMA_ENTRIES e WHERE e.domainId = s.domainId AND e.schemaId = s.schemaId
+			ORDER BY e.idx))
+		FROM NVTX_PAYLOAD_SCHEMAS s WHERE s.domainId = $dom ORDER BY 1")
+	printf '%s\n' "$got" | sed 's/^/#   schema (name|size|counter group|entries): /'
+	want=$(for t in ${groups% } total; do
+		printf '%s: %s|16|1|rx:%s:0 tx:%s:8\n' "$SCHEMA" "$t" "$TYPE_DOUBLE" "$TYPE_DOUBLE"; done | sort)
+	check "one payload schema per group, '$SCHEMA: <group>', 16 bytes, COUNTER_GROUP, rx/tx doubles at 0/8" \
+		[ "$got" = "$want" ]
 }
 
 # Every text in the database that contains $2, as table.column: text (first 200 chars);
@@ -449,40 +482,185 @@ check_diagnostics() {
 	fi
 }
 
-# The counter groups: one per interface in $3 (space-separated) plus total; sample values sane.
-check_counters() {
-	local db=$1 dom=$2 want=$3 name got gid table bad count col ok
-	if ! has_table "$db" NVTX_COUNTER_GROUPS; then
-		notcheckable "not checkable with this nsys: no counter sample tables (NVTX_COUNTER_GROUPS absent)"
+# ---- the samples ----------------------------------------------------------------------
+
+# Every sample of the KvikIO NIC counter types in SQLite export $1, one "group|timestamp|rx|tx"
+# line each, by timestamp (rx/tx empty for NULL, i.e. no value). The group is the part of the
+# type's name (its schema's name) after 'NIC bandwidth: '; a type named otherwise (one schema
+# shared by every group, as before 0.2.0) prints as '?<typeId>'.
+dump_sqlite_samples() {
+	sample_field_sql() { printf "(SELECT CASE WHEN d.doubleVal IS NULL THEN '' ELSE printf('%%!.17g', d.doubleVal) END
+		FROM GENERIC_EVENT_DATA d JOIN GENERIC_EVENT_TYPE_FIELDS f ON f.typeId = e.typeId AND f.fieldIdx = d.fieldIdx
+		JOIN StringIds fn ON fn.id = f.fieldNameId WHERE d.genericEventId = e.genericEventId AND fn.value = '%s')" "$1"; }
+	q "$1" "WITH types AS (SELECT t.typeId, n.value AS name FROM GENERIC_EVENT_TYPES t
+			JOIN StringIds n ON n.id = t.nameId JOIN GENERIC_EVENT_SOURCES src ON src.sourceId = t.sourceId
+			JOIN StringIds sn ON sn.id = src.nameId
+			WHERE sn.value = 'GenericCounters' AND n.value LIKE '$SCHEMA%')
+		SELECT CASE WHEN t.name LIKE '$SCHEMA: _%' THEN substr(t.name, length('$SCHEMA: ') + 1)
+			ELSE '?' || t.typeId END, e.timestamp, $(sample_field_sql rx), $(sample_field_sql tx)
+		FROM GENERIC_EVENTS e JOIN types t ON t.typeId = e.typeId ORDER BY e.timestamp, e.genericEventId"
+}
+
+# The same lines from a parquetdir export $1 (domain id $2): NVTX_COUNTER_GROUPS names the groups,
+# NVTX_COUNTER_SAMPLES_<domain>_<group> holds their samples (NaN for no value). Needs pyarrow.
+dump_parquet_samples() {
+	python3 - "$1" "$2" <<'EOF_PY'
+import math, os, sys
+import pyarrow.parquet as pq
+folder, domain = sys.argv[1], int(sys.argv[2])
+def table(name):
+    return pq.read_table(os.path.join(folder, name + ".parquet")).to_pylist()
+strings = {}
+if os.path.exists(os.path.join(folder, "StringIds.parquet")):
+    strings = {r["id"]: r["value"] for r in table("StringIds")}
+def text(v):
+    return strings.get(v, str(v)) if isinstance(v, int) else v
+def num(v):
+    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else repr(float(v))
+lines = []
+for g in table("NVTX_COUNTER_GROUPS"):
+    if g.get("domainId") != domain:
+        continue
+    name = text(g.get("name"))
+    gid = g.get("counterGroupId", g.get("groupId"))
+    samples = text(g.get("samplesTable")) or "NVTX_COUNTER_SAMPLES_%d_%d" % (domain, gid)
+    for r in table(samples):
+        lines.append((r["timestamp"], name, num(r.get("rx")), num(r.get("tx"))))
+for t, name, rx, tx in sorted(lines):
+    print("%s|%d|%s|%s" % (name, t, rx, tx))
+EOF_PY
+}
+
+# Check the sample lines in file $1 (from one of the dumps) against what the plugin promises; one
+# pass/fail line per check. $2: interval in us; $3: the groups expected (space-separated, total
+# added; empty: not checked); $4: a group that vanished mid-run (its counters always advanced
+# while present, so a 0 would be a fake value); $5: a group that appeared mid-run; $6:
+# GROUP=BYTES, the kernel's own rx byte delta for GROUP over the run.
+check_sample_lines() {
+	local file=$1 iv=$2 groups=$3 vanished=$4 appeared=$5 kernel=$6 want got verdict desc
+	got=$(cut -d'|' -f1 "$file" | sort -u | tr '\n' ' ')
+	note "groups in the samples: $got($(wc -l <"$file") samples)"
+	check "samples exist" [ -s "$file" ]
+	[ -s "$file" ] || return 0
+	check "every counter type is named after its group ('$SCHEMA: <group>'; unnamed: $(grep -c '^?' "$file" || true) samples)" \
+		[ "$(grep -c '^?' "$file" || true)" -eq 0 ]
+	if [ -n "$groups" ]; then
+		want=$(printf '%s\n' ${groups% } total | sort -u | tr '\n' ' ')
+		check "the groups are the interfaces plus total (want: $want got: $got)" [ "$got" = "$want" ]
+	fi
+	# The checker's verdicts go to a file first, so that a checker that fails is a failure too.
+	if ! awk -F'|' -v iv="$((iv * 1000))" -v vanished="$vanished" -v appeared="$appeared" -v kernel="$kernel" '
+		function abs(x) { return x < 0 ? -x : x }
+		function say(ok, text) { print (ok ? "ok" : "bad") "|" text }
+		function median(g,   i, j, k, m, a) {  # of gaps[g, 1..n[g]-1], by insertion sort
+			m = n[g] - 1
+			for (i = 1; i <= m; i++) { a[i] = gaps[g, i]; for (j = i; j > 1 && a[j - 1] > a[j]; j--) { k = a[j]; a[j] = a[j - 1]; a[j - 1] = k } }
+			return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+		}
+		function subnormal(v) { return v != "" && v + 0 != 0 && abs(v + 0) < 2.2250738585072014e-308 }
+		{
+			g = $1; t = $2 + 0; valued = $3 != "" && $4 != ""
+			if (!(g in n)) { names[++ng] = g; first[g] = t }
+			n[g]++
+			if (n[g] > 1) gaps[g, n[g] - 1] = t - last[g]
+			if (($3 == "") != ($4 == "")) half++
+			if (subnormal($3) || subnormal($4)) { fake++; if (fake_at == "") fake_at = $0 }
+			if (valued) {
+				vals[g]++
+				if ($3 + 0 < 0 || $4 + 0 < 0 || $3 + 0 > 1e300 || $4 + 0 > 1e300) insane++
+				if ($3 + 0 == 0 && $4 + 0 == 0) zeros[g]++
+				if (n[g] > 1) bytes[g] += $3 * (t - last[g]) / 1e9 * 1048576; else firstrx[g] = $3
+			} else nulls[g]++
+			last[g] = t
+			if (g != "total") { sum += valued ? $3 : 0; tsum += valued ? $4 : 0; any = any || valued; next }
+			ticks++
+			if (any && !(valued && abs($3 - sum) <= 1e-9 * abs(sum) + 1e-12 && abs($4 - tsum) <= 1e-9 * abs(tsum) + 1e-12)) { badsum++; if (badsum_at == "") badsum_at = $0 " (sum " sum "|" tsum ")" }
+			if (!any && valued) { badsum++; if (badsum_at == "") badsum_at = $0 " (no group had a value)" }
+			sum = tsum = 0; any = 0
+		}
+		END {
+			for (i = 1; i <= ng; i++) {
+				g = names[i]
+				if (n[g] < 10) { say(0, g ": only " n[g] " samples, too few to judge"); continue }
+				med = median(g); span = last[g] - first[g]; expect = span / iv + 1
+				print "note|" g ": " n[g] " samples (" vals[g] + 0 " valued, " nulls[g] + 0 " no value) over " span / 1e9 " s, median gap " med / 1e6 " ms"
+				say(abs(n[g] - expect) <= 0.02 * expect, g ": " n[g] " samples for " span / 1e9 " s at " iv / 1e6 " ms: within 2 % of " sprintf("%.1f", expect))
+				say(abs(med - iv) <= 0.05 * iv, g ": median gap " med / 1e6 " ms within 5 % of " iv / 1e6 " ms")
+			}
+			say(ticks > 0 && badsum == 0, "total is the sum of the groups at every tick (" ticks " ticks, " badsum + 0 " wrong" (badsum ? ": first " badsum_at : "") ")")
+			say(half == 0, "no sample has one field without a value (" half + 0 ")")
+			say(insane == 0, "no value is negative or infinite (" insane + 0 ")")
+			say(fake == 0, "no subnormal value, the mark of nvtxCounterSampleNoValue in this export (" fake + 0 (fake ? ": first " fake_at : "") ")")
+			if (vanished != "") {
+				say(nulls[vanished] > 0, vanished " (vanished mid-run) has samples without a value: " nulls[vanished] + 0)
+				say(zeros[vanished] == 0, vanished " (counters always advancing) has no 0 sample, i.e. no fake zero: " zeros[vanished] + 0)
+			}
+			if (appeared != "")
+				say(n[appeared] > 0 && first[appeared] > first["total"] && vals[appeared] > 0,
+				    appeared " (appeared mid-run) has its own named group, from " (first[appeared] - first["total"]) / 1e9 " s after the first tick, with " vals[appeared] + 0 " valued samples")
+			if (kernel != "") {
+				split(kernel, kv, "="); g = kv[1]
+				if (n[g] > 1) got = bytes[g] + firstrx[g] * median(g) / 1e9 * 1048576
+				say(n[g] > 1 && abs(got - kv[2]) <= 0.01 * kv[2], g ": sum of rx rate x interval = " sprintf("%.0f", got) " bytes, the kernel counted " kv[2] " (within 1 %)")
+			}
+		}' "$file" >"$file.verdicts"; then
+		fail "the sample checker itself failed on $file"
 		return 0
 	fi
-	print_schemas "$db" 'NVTX_COUNTER%'
-	name=$(text_expr "$db" NVTX_COUNTER_GROUPS name g)
-	got=$(q "$db" "SELECT $name FROM NVTX_COUNTER_GROUPS g WHERE g.domainId = $dom ORDER BY 1" | tr '\n' ' ')
-	want=$(printf '%s\n' "${want% }" total | tr ' ' '\n' | sort | tr '\n' ' ')
-	check "counter groups are one per interface plus total (want: $want got: $got)" [ "$got" = "$want" ]
-	for gid in $(q "$db" "SELECT g.groupId FROM NVTX_COUNTER_GROUPS g WHERE g.domainId = $dom"); do
-		table="NVTX_COUNTER_SAMPLES_${dom}_${gid}"
-		has_table "$db" "$table" || { fail "no $table"; continue; }
-		count=$(q "$db" "SELECT count(*) FROM $table")
-		bad=0
-		for col in $(q "$db" "SELECT name FROM pragma_table_info('$table') WHERE name IN ('rx', 'tx')"); do
-			bad=$((bad + $(q "$db" "SELECT count(*) FROM $table WHERE $col IS NOT NULL AND NOT ($col >= 0 AND $col < 1e300)")))
-		done
-		ok=0; [ "$count" -gt 10 ] && [ "$bad" -eq 0 ] && ok=1
-		check "$table: $count samples (> 10 for 2 s at 20 ms), none negative or infinite ($bad bad)" \
-			[ "$ok" -eq 1 ]
-	done
+	while IFS='|' read -r verdict desc; do
+		if [ "$verdict" = ok ]; then pass "$desc"; elif [ "$verdict" = bad ]; then fail "$desc"; else note "$desc"; fi
+	done <"$file.verdicts"
+}
+
+# Check that two dumps $1 and $2 (SQLite and parquetdir) hold the same samples: same groups,
+# timestamps and values (relative 1e-12; both empty for no value).
+compare_dumps() {
+	local a=$1 b=$2 bad
+	bad=$(paste -d'|' <(sort -t'|' -k1,1 -k2,2n "$a") <(sort -t'|' -k1,1 -k2,2n "$b") | awk -F'|' '
+		function abs(x) { return x < 0 ? -x : x }
+		function same(x, y) { return (x == "" && y == "") || (x != "" && y != "" && abs(x - y) <= 1e-12 * abs(y)) }
+		!($1 == $5 && $2 == $6 && same($3, $7) && same($4, $8)) { bad++; if (!first) first = $0 }
+		END { if (bad) print bad " differ, first: " first }')
+	check "SQLite and parquetdir exports agree sample for sample ($(wc -l <"$a") and $(wc -l <"$b") samples${bad:+; $bad})" \
+		[ -z "$bad" ] && [ "$(wc -l <"$a")" -eq "$(wc -l <"$b")" ]
+}
+
+# All sample checks on report $1 (tag $2), in both exports; remaining arguments as check_sample_lines.
+check_samples() {
+	local rep=$1 tag=$2 db=$3 dom=$4
+	shift 4
+	dump_sqlite_samples "$db" >"$WORK/$tag.sqlite.samples" || { fail "[$tag] cannot read the samples"; return 0; }
+	note "[$tag] samples in the SQLite export (GENERIC_EVENT tables):"
+	check_sample_lines "$WORK/$tag.sqlite.samples" "$@"
+	if ! python3 -c 'import pyarrow' 2>/dev/null; then
+		notcheckable "[$tag] parquetdir export: python3 with pyarrow is not available here to read it"
+		return 0
+	fi
+	if [ -n "$rep" ]; then
+		rm -rf "$WORK/$tag.pq"
+		timeout 300 "$NSYS" export --type parquetdir --force-overwrite=true -o "$WORK/$tag.pq" "$rep" \
+			>"$WORK/$tag.pqexport.log" 2>&1 || true
+	fi
+	[ -f "$WORK/$tag.pq/NVTX_COUNTER_GROUPS.parquet" ] ||
+		{ fail "[$tag] nsys export --type parquetdir wrote no NVTX_COUNTER_GROUPS"; return 0; }
+	dump_parquet_samples "$WORK/$tag.pq" "$dom" >"$WORK/$tag.pq.samples" ||
+		{ fail "[$tag] cannot read the parquetdir samples"; return 0; }
+	note "[$tag] samples in the parquetdir export (NVTX_COUNTER_GROUPS, NVTX_COUNTER_SAMPLES_*):"
+	check_sample_lines "$WORK/$tag.pq.samples" "$@"
+	compare_dumps "$WORK/$tag.sqlite.samples" "$WORK/$tag.pq.samples"
 }
 
 # ---- one profile -----------------------------------------------------------------------
 
-# Profile `sleep 2` with --enable=$2, export to SQLite; 0 when the .sqlite exists.
+# Profile the application $APP (default `sleep 2`) with --enable=$2, while $HOOK (a command, if
+# set) runs beside it; export to SQLite; 0 when the .sqlite exists.
 profile() {
-	local tag=$1 enable=$2 rc=0 ok
-	note "nsys profile --enable=$enable sleep 2"
-	timeout 300 "$NSYS" profile --trace=nvtx --sample=none --cpuctxsw=none --force-overwrite=true \
-		-o "$WORK/$tag" "--enable=$enable" sleep 2 >"$WORK/$tag.profile.log" 2>&1 || rc=$?
+	local tag=$1 enable=$2 rc=0 ok app=${APP:-sleep 2} hook_pid=''
+	note "nsys profile --enable=$enable $app"
+	if [ -n "${HOOK:-}" ]; then $HOOK & hook_pid=$!; fi
+	eval "timeout 300 \"\$NSYS\" profile --trace=nvtx --sample=none --cpuctxsw=none --force-overwrite=true \
+		-o \"\$WORK/\$tag\" \"--enable=\$enable\" $app" >"$WORK/$tag.profile.log" 2>&1 || rc=$?
+	if [ -n "$hook_pid" ]; then wait "$hook_pid" || true; fi
 	tr '\r' '\n' <"$WORK/$tag.profile.log" | grep -vE '^$|^\[[0-9]+/[0-9]+\]' | head -n 40 | sed 's/^/#   nsys: /' || true
 	ok=0; [ "$rc" -eq 0 ] && [ -f "$WORK/$tag.nsys-rep" ] && ok=1
 	check "[$tag] nsys profile exits 0 (rc=$rc) and writes $tag.nsys-rep" [ "$ok" -eq 1 ]
@@ -509,14 +687,91 @@ check_monitoring_run() {
 	check_launch "$db" "$(expected_argv "$enable")"
 	dom=$(domain_id "$db")
 	check "[$tag] NVTX domain '$DOMAIN' created (NVTX_EVENTS, domainId ${dom:-none})" [ -n "$dom" ]
-	[ -n "$dom" ] && check_schema "$db" "$dom"
+	[ -n "$dom" ] && check_schema "$db" "$dom" "$ifaces"
 	n=$(printf '%s\n' "${ifaces% }" | tr ' ' '\n' | wc -l)
 	list=$(printf '%s\n' "${ifaces% }" | tr ' ' '\n' | head -n 4 | paste -sd, - | sed 's/,/, /g')
 	[ "$n" -gt 4 ] && list="$list, +$((n - 4)) more"
 	check_stderr "$db" "kvikio_nic: monitoring $n interface$([ "$n" -eq 1 ] || echo s) ($list) every 20000 us" \
 		"$WORK/$tag.profile.log"
 	check_diagnostics "$db" 0
-	[ -n "$dom" ] && check_counters "$db" "$dom" "$ifaces"
+	[ -n "$dom" ] && check_samples "$WORK/$tag.nsys-rep" "$tag" "$db" "$dom" 20000 "$ifaces" "" "" ""
+	return 0
+}
+
+# A run on lo at 10 ms around a known loopback burst: the application reads the kernel's lo
+# rx_bytes, sends BURST_BYTES of UDP to 127.0.0.1:9 (nothing listens; the bytes still cross lo),
+# reads it again; the plugin's rx rate x interval, summed, must give the same bytes.
+check_burst_run() {
+	local tag=burst db dom kernel
+	command -v python3 >/dev/null 2>&1 || { notcheckable "[burst] the loopback sender needs python3"; return 0; }
+	cat >"$WORK/burst.sh" <<EOF_SH
+sleep 1
+a=\$(cat /sys/class/net/lo/statistics/rx_bytes)
+python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+chunk = bytes(60000)
+for i in range($BURST_BYTES // 60000):
+    s.sendto(chunk, ("127.0.0.1", 9))
+'
+sleep 1
+b=\$(cat /sys/class/net/lo/statistics/rx_bytes)
+echo \$((b - a)) >"$WORK/burst.kernel"
+EOF_SH
+	APP="sh $WORK/burst.sh" profile "$tag" "kvikio_nic,-d,lo,-i,10000" || return 0
+	db="$WORK/$tag.sqlite"
+	kernel=$(cat "$WORK/burst.kernel" 2>/dev/null || true)
+	check "[burst] the application read the kernel's lo byte delta (${kernel:-none})" [ -n "$kernel" ]
+	dom=$(domain_id "$db")
+	[ -n "$dom" ] && [ -n "$kernel" ] &&
+		check_samples "$WORK/$tag.nsys-rep" "$tag" "$db" "$dom" 10000 "lo" "" "" "lo=$kernel"
+	check_diagnostics "$db" 0
+	return 0
+}
+
+# Once the application has started, keep the fake interfaces' counters of tree $1 growing with
+# time (us), in place; at 0.8 s add fb0,
+# at 1.6 s make fa0 vanish (its counter files become empty, then it is removed); stop at 3.5 s.
+hotplug_writer() {
+	local root=$1/class/net start now us phase=0 i=0
+	while [ ! -e "$WORK/hotplug.started" ] && [ "$i" -lt 6000 ]; do sleep 0.01; i=$((i + 1)); done
+	start=${EPOCHREALTIME/./}
+	while :; do
+		now=${EPOCHREALTIME/./}; us=$((now - start))
+		[ "$us" -lt 3500000 ] || break
+		if [ "$phase" = 0 ] && [ "$us" -ge 800000 ]; then add_fake_iface "$1" fb0; phase=1; fi
+		if [ "$phase" = 1 ] && [ "$us" -ge 1600000 ]; then
+			: >"$root/fa0/statistics/rx_bytes"; : >"$root/fa0/statistics/tx_bytes"; phase=2
+		fi
+		if [ "$phase" = 2 ] && [ "$us" -ge 2200000 ]; then rm -rf "$root/fa0"; phase=3; fi
+		[ "$phase" -ge 2 ] || { echo "$now" >"$root/fa0/statistics/rx_bytes"; echo "$now" >"$root/fa0/statistics/tx_bytes"; }
+		[ "$phase" = 0 ] || { echo "$now" >"$root/fb0/statistics/rx_bytes"; echo "$now" >"$root/fb0/statistics/tx_bytes"; }
+		sleep 0.005
+	done
+}
+
+# Add an up interface $2 with counters 0 to the sysfs tree $1.
+add_fake_iface() {
+	local dir="$1/class/net/$2"
+	mkdir -p "$dir/statistics"
+	echo up >"$dir/operstate"
+	echo 0x1003 >"$dir/flags"
+	echo 0 >"$dir/statistics/rx_bytes"
+	echo 0 >"$dir/statistics/tx_bytes"
+}
+
+# A run on a fake sysfs tree that changes under the plugin: fb0 appears mid-run and must show up
+# under its own name; fa0 vanishes and must then write no value, never a fake zero.
+check_hotplug_run() {
+	local tag=hotplug db dom tree=$WORK/hp-sys
+	[ -n "${EPOCHREALTIME:-}" ] || { notcheckable "[hotplug] the fake-tree writer needs bash >= 5 (EPOCHREALTIME)"; return 0; }
+	add_fake_iface "$tree" fa0
+	APP="bash -c 'touch $WORK/hotplug.started; sleep 3.5'" HOOK="hotplug_writer $tree" profile "$tag" "kvikio_nic,--sysfs=$tree,-d,f.*,-i,100000" ||
+		return 0
+	db="$WORK/$tag.sqlite"
+	dom=$(domain_id "$db")
+	[ -n "$dom" ] && check_samples "$WORK/$tag.nsys-rep" "$tag" "$db" "$dom" 100000 "fa0 fb0" fa0 fb0 ""
+	check_diagnostics "$db" 0
 	return 0
 }
 
@@ -580,11 +835,46 @@ run_profiles() {
 	# Whatever this machine has: a plugin that fails at start (nothing selected, exit 1).
 	note "a sysfs holding only lo: the default rule selects nothing, the plugin exits 1"
 	check_empty_run empty "kvikio_nic,--sysfs=$(make_loopback_sysfs)"
+	note "lo at 10 ms around a loopback burst of $BURST_BYTES bytes: the plugin's bytes against the kernel's"
+	check_burst_run
+	note "a fake sysfs tree that grows and shrinks: fb0 appears, fa0 vanishes"
+	check_hotplug_run
+}
+
+# Print the totals, counting failed queries as failures; the exit status (0: all passed).
+summary() {
+	local errors=0
+	[ -f "$SQL_ERRORS" ] && errors=$(wc -l <"$SQL_ERRORS")
+	[ "$errors" -eq 0 ] || fail "$errors SQL queries failed (see ERROR lines above)"
+	printf '%d passed, %d failed, %d not checkable\n' "$PASSED" "$FAILED" "$NOTCHECKED"
+	[ "$FAILED" -eq 0 ]
+}
+
+# --check-export FILE: the sample checks on a saved SQLite export (and its parquetdir, with
+# --parquet DIR), without nsys; the exit status.
+check_export() {
+	local dom=1
+	[ -f "$CHECK_EXPORT" ] || die "no such export: $CHECK_EXPORT"
+	have_sql || skip "neither sqlite3 nor python3 with its sqlite3 module is available"
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/kn-nsys.XXXXXX")
+	trap cleanup EXIT
+	SQL_ERRORS=$WORK/sql-errors
+	if has_table "$CHECK_EXPORT" NVTX_EVENTS; then dom=$(domain_id "$CHECK_EXPORT"); fi
+	note "checking the samples of $CHECK_EXPORT (interval $X_INTERVAL us)"
+	if [ -n "$X_PARQUET" ]; then
+		rm -rf "$WORK/export.pq" && cp -r "$X_PARQUET" "$WORK/export.pq"
+		check_samples "" export "$CHECK_EXPORT" "${dom:-1}" "$X_INTERVAL" "$X_GROUPS" "$X_VANISHED" "$X_APPEARED" "$X_KERNEL"
+	else
+		dump_sqlite_samples "$CHECK_EXPORT" >"$WORK/export.samples" || fail "cannot read the samples"
+		check_sample_lines "$WORK/export.samples" "$X_INTERVAL" "$X_GROUPS" "$X_VANISHED" "$X_APPEARED" "$X_KERNEL"
+	fi
+	summary
 }
 
 main() {
 	local version
 	parse_args "$@"
+	if [ -n "$CHECK_EXPORT" ]; then check_export; return; fi
 	find_nsys
 	version=$(nsys_version)
 	[ -n "$version" ] || skip "cannot read the version of $NSYS"
@@ -594,13 +884,13 @@ main() {
 	find_build_dir
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/kn-nsys.XXXXXX")
 	trap cleanup EXIT
+	SQL_ERRORS=$WORK/sql-errors
 	choose_install_dir "$version"
 	install_plugin
 	choose_counters
 	check_help
 	run_profiles
-	printf '%d passed, %d failed, %d not checkable\n' "$PASSED" "$FAILED" "$NOTCHECKED"
-	[ "$FAILED" -eq 0 ]
+	summary
 }
 
 # Run unless sourced (sourcing gives the functions, e.g. to re-check saved .sqlite files).
