@@ -204,7 +204,7 @@ cleanup() {
 	if [ -n "$BACKUP" ]; then mv "$BACKUP" "$INSTALLED"; fi
 	if [ -n "$SAVE" ] && [ -n "$WORK" ]; then
 		mkdir -p "$SAVE"
-		cp -p "$WORK"/*.log "$WORK"/*.sqlite "$WORK"/*.nsys-rep "$SAVE"/ 2>/dev/null || true
+		cp -rp "$WORK"/*.log "$WORK"/*.sqlite "$WORK"/*.nsys-rep "$WORK"/*.samples "$WORK"/*.pq "$SAVE"/ 2>/dev/null || true
 	fi
 	if [ -n "$WORK" ]; then rm -rf "$WORK"; fi
 }
