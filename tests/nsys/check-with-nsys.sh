@@ -33,6 +33,7 @@ TYPE_DOUBLE=20          # NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE
 FLAG_COUNTER_GROUP=8    # NVTX_PAYLOAD_SCHEMA_FLAG_COUNTER_GROUP
 SEARCH_DIRS_VERSION=2026.2.1
 BURST_BYTES=200040000   # 3334 datagrams of 60000 bytes
+FAKE_COUNTER_BASE=1000000000000000  # the fake tree's counters start here: 16 digits for 285 years
 
 NSYS=${NSYS:-}
 PLUGIN_SRC=${KN_PLUGIN_DIR:-}
@@ -540,13 +541,13 @@ check_sample_lines() {
 	local file=$1 iv=$2 groups=$3 vanished=$4 appeared=$5 kernel=$6 want got verdict desc
 	got=$(cut -d'|' -f1 "$file" | sort -u | tr '\n' ' ')
 	note "groups in the samples: $got($(wc -l <"$file") samples)"
-	check "samples exist" [ -s "$file" ]
+	check "${SAMPLE_TAG:+[$SAMPLE_TAG] }samples exist" [ -s "$file" ]
 	[ -s "$file" ] || return 0
-	check "every counter type is named after its group ('$SCHEMA: <group>'; unnamed: $(grep -c '^?' "$file" || true) samples)" \
+	check "${SAMPLE_TAG:+[$SAMPLE_TAG] }every counter type is named after its group ('$SCHEMA: <group>'; unnamed: $(grep -c '^?' "$file" || true) samples)" \
 		[ "$(grep -c '^?' "$file" || true)" -eq 0 ]
 	if [ -n "$groups" ]; then
 		want=$(printf '%s\n' ${groups% } total | sort -u | tr '\n' ' ')
-		check "the groups are the interfaces plus total (want: $want got: $got)" [ "$got" = "$want" ]
+		check "${SAMPLE_TAG:+[$SAMPLE_TAG] }the groups are the interfaces plus total (want: $want got: $got)" [ "$got" = "$want" ]
 	fi
 	# The checker's verdicts go to a file first, so that a checker that fails is a failure too.
 	if ! awk -F'|' -v iv="$((iv * 1000))" -v vanished="$vanished" -v appeared="$appeared" -v kernel="$kernel" '
@@ -608,6 +609,7 @@ check_sample_lines() {
 		return 0
 	fi
 	while IFS='|' read -r verdict desc; do
+		desc="${SAMPLE_TAG:+[$SAMPLE_TAG] }$desc"
 		if [ "$verdict" = ok ]; then pass "$desc"; elif [ "$verdict" = bad ]; then fail "$desc"; else note "$desc"; fi
 	done <"$file.verdicts"
 }
@@ -615,13 +617,13 @@ check_sample_lines() {
 # Check that two dumps $1 and $2 (SQLite and parquetdir) hold the same samples: same groups,
 # timestamps and values (relative 1e-12; both empty for no value).
 compare_dumps() {
-	local a=$1 b=$2 bad
+	local a=$1 b=$2 tag=$3 bad
 	bad=$(paste -d'|' <(sort -t'|' -k1,1 -k2,2n "$a") <(sort -t'|' -k1,1 -k2,2n "$b") | awk -F'|' '
 		function abs(x) { return x < 0 ? -x : x }
 		function same(x, y) { return (x == "" && y == "") || (x != "" && y != "" && abs(x - y) <= 1e-12 * abs(y)) }
 		!($1 == $5 && $2 == $6 && same($3, $7) && same($4, $8)) { bad++; if (!first) first = $0 }
 		END { if (bad) print bad " differ, first: " first }')
-	check "SQLite and parquetdir exports agree sample for sample ($(wc -l <"$a") and $(wc -l <"$b") samples${bad:+; $bad})" \
+	check "[$tag] SQLite and parquetdir exports agree sample for sample ($(wc -l <"$a") and $(wc -l <"$b") samples${bad:+; $bad})" \
 		[ -z "$bad" ] && [ "$(wc -l <"$a")" -eq "$(wc -l <"$b")" ]
 }
 
@@ -631,7 +633,7 @@ check_samples() {
 	shift 4
 	dump_sqlite_samples "$db" >"$WORK/$tag.sqlite.samples" || { fail "[$tag] cannot read the samples"; return 0; }
 	note "[$tag] samples in the SQLite export (GENERIC_EVENT tables):"
-	check_sample_lines "$WORK/$tag.sqlite.samples" "$@"
+	SAMPLE_TAG="$tag, SQLite" check_sample_lines "$WORK/$tag.sqlite.samples" "$@"
 	if ! python3 -c 'import pyarrow' 2>/dev/null; then
 		notcheckable "[$tag] parquetdir export: python3 with pyarrow is not available here to read it"
 		return 0
@@ -646,8 +648,8 @@ check_samples() {
 	dump_parquet_samples "$WORK/$tag.pq" "$dom" >"$WORK/$tag.pq.samples" ||
 		{ fail "[$tag] cannot read the parquetdir samples"; return 0; }
 	note "[$tag] samples in the parquetdir export (NVTX_COUNTER_GROUPS, NVTX_COUNTER_SAMPLES_*):"
-	check_sample_lines "$WORK/$tag.pq.samples" "$@"
-	compare_dumps "$WORK/$tag.sqlite.samples" "$WORK/$tag.pq.samples"
+	SAMPLE_TAG="$tag, parquetdir" check_sample_lines "$WORK/$tag.pq.samples" "$@"
+	compare_dumps "$WORK/$tag.sqlite.samples" "$WORK/$tag.pq.samples" "$tag"
 }
 
 # ---- one profile -----------------------------------------------------------------------
@@ -730,34 +732,35 @@ EOF_SH
 }
 
 # Once the application has started, keep the fake interfaces' counters of tree $1 growing with
-# time (us), in place; at 0.8 s add fb0,
+# time (1 byte per us, 16 digits, so that an in-place write never leaves a short or empty file
+# for the plugin to read, as truncating would); at 0.8 s add fb0,
 # at 1.6 s make fa0 vanish (its counter files become empty, then it is removed); stop at 3.5 s.
 hotplug_writer() {
 	local root=$1/class/net start now us phase=0 i=0
 	while [ ! -e "$WORK/hotplug.started" ] && [ "$i" -lt 6000 ]; do sleep 0.01; i=$((i + 1)); done
 	start=${EPOCHREALTIME/./}
 	while :; do
-		now=${EPOCHREALTIME/./}; us=$((now - start))
+		now=${EPOCHREALTIME/./}; us=$((now - start)); now=$((FAKE_COUNTER_BASE + us))
 		[ "$us" -lt 3500000 ] || break
 		if [ "$phase" = 0 ] && [ "$us" -ge 800000 ]; then add_fake_iface "$1" fb0; phase=1; fi
 		if [ "$phase" = 1 ] && [ "$us" -ge 1600000 ]; then
 			: >"$root/fa0/statistics/rx_bytes"; : >"$root/fa0/statistics/tx_bytes"; phase=2
 		fi
 		if [ "$phase" = 2 ] && [ "$us" -ge 2200000 ]; then rm -rf "$root/fa0"; phase=3; fi
-		[ "$phase" -ge 2 ] || { echo "$now" >"$root/fa0/statistics/rx_bytes"; echo "$now" >"$root/fa0/statistics/tx_bytes"; }
-		[ "$phase" = 0 ] || { echo "$now" >"$root/fb0/statistics/rx_bytes"; echo "$now" >"$root/fb0/statistics/tx_bytes"; }
+		[ "$phase" -ge 2 ] || { echo "$now" 1<>"$root/fa0/statistics/rx_bytes"; echo "$now" 1<>"$root/fa0/statistics/tx_bytes"; }
+		[ "$phase" = 0 ] || { echo "$now" 1<>"$root/fb0/statistics/rx_bytes"; echo "$now" 1<>"$root/fb0/statistics/tx_bytes"; }
 		sleep 0.005
 	done
 }
 
-# Add an up interface $2 with counters 0 to the sysfs tree $1.
+# Add an up interface $2 with counters at FAKE_COUNTER_BASE to the sysfs tree $1.
 add_fake_iface() {
 	local dir="$1/class/net/$2"
 	mkdir -p "$dir/statistics"
 	echo up >"$dir/operstate"
 	echo 0x1003 >"$dir/flags"
-	echo 0 >"$dir/statistics/rx_bytes"
-	echo 0 >"$dir/statistics/tx_bytes"
+	echo "$FAKE_COUNTER_BASE" >"$dir/statistics/rx_bytes"
+	echo "$FAKE_COUNTER_BASE" >"$dir/statistics/tx_bytes"
 }
 
 # A run on a fake sysfs tree that changes under the plugin: fb0 appears mid-run and must show up
