@@ -5,6 +5,7 @@
 #include "emit.h"
 #include "iface.h"
 #include "monitor.h"
+#include "netlink.h"
 #include "options.h"
 #include "sampler.h"
 
@@ -114,11 +115,19 @@ static void print_list(const struct monitor *mon)
 }
 
 /* Use netlink unless the options say sysfs (or only --list is asked); -1 when an explicit
- * --source=netlink is refused. Auto falls back to sysfs and says so once. */
+ * --source=netlink is refused. Auto falls back to sysfs and says so once; in a build without
+ * netlink, auto reads sysfs silently and --source=netlink is an error. */
 static int choose_source(const struct options *opts, struct monitor *mon)
 {
 	if (opts->list || opts->source == OPTIONS_SOURCE_SYSFS)
 		return 0;
+	if (!netlink_built()) {
+		if (opts->source != OPTIONS_SOURCE_NETLINK)
+			return 0;
+		fprintf(stderr, "kvikio_nic: --source=netlink: this build has no netlink source "
+				"(configured with --disable-netlink or without Linux headers); use --source=sysfs\n");
+		return -1;
+	}
 	int rc = monitor_use_netlink(mon);
 	if (rc == 0)
 		return 0;

@@ -5,6 +5,8 @@
 
 #include "rate.h"
 
+#include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define NETLINK_BUF_SIZE 65536 /* receive buffer, above the kernel's 32 KiB dump message cap */
@@ -20,6 +22,20 @@ struct netlink_stats {
 /* Called once per interface in a dump with its ifindex and its rx/tx byte counters. */
 typedef void netlink_stats_fn(int ifindex, const struct counter_pair *counters, void *ctx);
 
+/* Optional, as htop's NetLinkNet.h: configure --disable-netlink, or no Linux headers (musl-gcc),
+ * leaves src/netlink.c out and the #else branch below refuses every call; callers need no #ifdef.
+ * Fallback chain: netlink RTM_GETSTATS dump -> sysfs statistics files (src/counters.h). */
+#ifndef PACKAGE_VERSION
+#error "include config.h before netlink.h: it says whether the netlink source is built"
+#endif
+#ifdef KN_HAVE_NETLINK
+
+/* Whether this build has the netlink source (it has). */
+static inline bool netlink_built(void)
+{
+	return true;
+}
+
 /* Open the socket and prove that the kernel answers a statistics dump; 0 or -errno
  * (-EPERM, -EACCES, -EPROTONOSUPPORT, -EOPNOTSUPP... when netlink is refused). */
 int netlink_open(struct netlink_stats *nl);
@@ -29,5 +45,36 @@ int netlink_dump(struct netlink_stats *nl, netlink_stats_fn *fn, void *ctx);
 
 /* Close the socket and free the buffer (safe to call on a closed one). */
 void netlink_close(struct netlink_stats *nl);
+
+#else /* built without netlink: every call refuses, as a kernel without rtnetlink would */
+
+/* Whether this build has the netlink source (it has not). */
+static inline bool netlink_built(void)
+{
+	return false;
+}
+
+/* Leave nl closed and refuse: -EOPNOTSUPP. */
+static inline int netlink_open(struct netlink_stats *nl)
+{
+	nl->fd = -1;
+	nl->buf = NULL;
+	return -EOPNOTSUPP;
+}
+
+/* Refuse: there is no socket to dump from. */
+static inline int netlink_dump(struct netlink_stats *nl, netlink_stats_fn *fn, void *ctx)
+{
+	(void)nl, (void)fn, (void)ctx;
+	return -EOPNOTSUPP;
+}
+
+/* Nothing was opened: nothing to close. */
+static inline void netlink_close(struct netlink_stats *nl)
+{
+	(void)nl;
+}
+
+#endif /* KN_HAVE_NETLINK */
 
 #endif

@@ -57,11 +57,13 @@ void options_help(FILE *f)
 	      "\n"
 	      "Exit status: 0 success (also when the reader of --print goes away),\n"
 	      "1 runtime error (nothing selected, sysfs unreadable, netlink refused,\n"
-	      "output error), 2 invalid command line.\n"
-	      "\n"
-	      "Report bugs to: " PACKAGE_BUGREPORT "\n"
-	      "Home page: " PACKAGE_URL "\n",
+	      "output error), 2 invalid command line.\n",
 	      f);
+	/* Empty while the project has no address of its own (see AC_INIT). */
+	if (PACKAGE_BUGREPORT[0] != '\0')
+		fputs("\nReport bugs to: " PACKAGE_BUGREPORT "\n", f);
+	if (PACKAGE_URL[0] != '\0')
+		fputs("Home page: " PACKAGE_URL "\n", f);
 }
 
 /* Write the one-line usage hint shown after a command-line error. */

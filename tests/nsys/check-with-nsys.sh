@@ -9,7 +9,7 @@
 # Usage: check-with-nsys.sh [options]
 #   --nsys PATH        the nsys executable            (env NSYS; else PATH; else /opt/nvidia/**/nsys)
 #   --plugin-dir DIR   a staged plugin folder to copy (env KN_PLUGIN_DIR), e.g.
-#                      DESTDIR/usr/local/libexec/kvikio/nsys-plugins/kvikio_nic
+#                      DESTDIR/usr/local/lib/kvikio-nic/nsys-plugins/kvikio_nic
 #   --build-dir DIR    a configured build tree to `make install` from
 #                      (env KN_BUILDDIR; default: the current folder when it has a Makefile)
 #   --device IF        interface for the -d spellings  (env KN_DEVICE; default: first up non-loopback, else lo)
