@@ -160,6 +160,7 @@ static int run(const struct options *opts)
 	} else {
 		monitor_warn_truncated(&mon);
 		report_start(&mon, opts->interval_us);
+		sampler_block_signals(); /* before NVTX can load a tool that starts threads */
 		emit_init();
 		struct sampler_config cfg = {opts->interval_us, opts->count, opts->print ? stdout : NULL};
 		status = sampler_run(&mon, &cfg);
@@ -171,7 +172,7 @@ static int run(const struct options *opts)
 
 int main(int argc, char **argv)
 {
-	sampler_block_signals(); /* before NVTX can load a tool that starts threads */
+	sampler_catch_signals(); /* a stop signal ends a slow start-up at once */
 	struct options opts;
 	char err[OPTIONS_ERR_MAX];
 	int status;

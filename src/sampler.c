@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define NS_PER_S INT64_C(1000000000)
 #define RESCAN_PERIOD_NS NS_PER_S /* hot-plug rescans at most once per second */
@@ -27,13 +28,30 @@ static void stop_signals(sigset_t *set)
 	sigaddset(set, SIGHUP);
 }
 
-/* Block the stop signals (taken by the wait) and ignore SIGPIPE. */
+/* A stop signal before the loop: nothing has been sampled, so there is nothing to finish. */
+static void stop_now(int sig)
+{
+	(void)sig;
+	_exit(EXIT_OK);
+}
+
+/* Let the stop signals end the start-up at once (status 0) and ignore SIGPIPE. */
+void sampler_catch_signals(void)
+{
+	struct sigaction action = {.sa_handler = stop_now};
+	stop_signals(&action.sa_mask);
+	sigaction(SIGTERM, &action, NULL);
+	sigaction(SIGINT, &action, NULL);
+	sigaction(SIGHUP, &action, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Block the stop signals: from now on they wait, pending, for the loop's sigtimedwait(). */
 void sampler_block_signals(void)
 {
 	sigset_t set;
 	stop_signals(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	signal(SIGPIPE, SIG_IGN);
 }
 
 /* CLOCK_MONOTONIC in nanoseconds. */
