@@ -125,15 +125,22 @@ static int output_failed(void)
 	return EXIT_RUNTIME;
 }
 
-/* Register the NVTX groups and sample until a stop signal or the count; returns the exit status. */
-int sampler_run(struct monitor *mon, const struct sampler_config *cfg)
+/* Say once, at the end, how many ticks stalls cost: their gaps are in the samples that followed. */
+static void report_skipped(uint64_t skipped)
+{
+	if (skipped > 0)
+		fprintf(stderr,
+			"kvikio_nic: %llu sample%s skipped: the process fell behind by more than the "
+			"interval (stalled, or the interval is shorter than a sample takes); the sample "
+			"after each gap covers it\n",
+			(unsigned long long)skipped, skipped == 1 ? "" : "s");
+}
+
+/* Sample until a stop signal or the count; the exit status. */
+static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, uint64_t total_group,
+		       uint64_t *skipped)
 {
 	const int64_t interval = (int64_t)cfg->interval_us * 1000;
-	register_new_groups(mon);
-	const uint64_t total_group = emit_register_group(EMIT_TOTAL_GROUP);
-	if (cfg->csv != NULL && (csv_header(cfg->csv) != 0 || csv_flush(cfg->csv) != 0))
-		return output_failed();
-
 	const int64_t start = now_ns();
 	monitor_tick(mon, 0.0); /* the baseline reading: no rate yet, nothing emitted */
 	int64_t prev = start, deadline = start + interval, last_rescan = start;
@@ -154,6 +161,21 @@ int sampler_run(struct monitor *mon, const struct sampler_config *cfg)
 		prev = now;
 		if (stopping || ticks == cfg->count)
 			return EXIT_OK;
-		deadline = pace_next(deadline, now, interval, NULL);
+		uint64_t dropped = 0;
+		deadline = pace_next(deadline, now, interval, &dropped);
+		*skipped += dropped;
 	}
+}
+
+/* Register the NVTX groups and sample until a stop signal or the count; returns the exit status. */
+int sampler_run(struct monitor *mon, const struct sampler_config *cfg)
+{
+	register_new_groups(mon);
+	const uint64_t total_group = emit_register_group(EMIT_TOTAL_GROUP);
+	if (cfg->csv != NULL && (csv_header(cfg->csv) != 0 || csv_flush(cfg->csv) != 0))
+		return output_failed();
+	uint64_t skipped = 0;
+	int status = sample_loop(mon, cfg, total_group, &skipped);
+	report_skipped(skipped);
+	return status;
 }
