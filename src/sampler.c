@@ -6,7 +6,8 @@
 
 #include "csv.h"
 #include "emit.h"
-#include "options.h"
+#include "exit_status.h"
+#include "message.h"
 #include "pace.h"
 
 #include <errno.h>
@@ -121,7 +122,7 @@ static int output_failed(void)
 {
 	if (errno == EPIPE)
 		return EXIT_OK;
-	fprintf(stderr, "kvikio_nic: cannot write to standard output: %s\n", strerror(errno));
+	message_print("cannot write to standard output: %s", strerror(errno));
 	return EXIT_RUNTIME;
 }
 
@@ -129,11 +130,10 @@ static int output_failed(void)
 static void report_skipped(uint64_t skipped)
 {
 	if (skipped > 0)
-		fprintf(stderr,
-			"kvikio_nic: %llu sample%s skipped: the process fell behind by more than the "
-			"interval (stalled, or the interval is shorter than a sample takes); the sample "
-			"after each gap covers it\n",
-			(unsigned long long)skipped, skipped == 1 ? "" : "s");
+		message_print("%llu sample%s skipped: the process fell behind by more than the "
+			      "interval (stalled, or the interval is shorter than a sample takes); the "
+			      "sample after each gap covers it",
+			      (unsigned long long)skipped, skipped == 1 ? "" : "s");
 }
 
 /* Sample until a stop signal or the count; the exit status. */
