@@ -120,6 +120,7 @@ mkdir -p "$big/class/net"
 listed=$("$work/plain/kvikio_nic_nsys_plugin" --sysfs="$big" -l -d 'x.*' | wc -l)
 # The peak RSS once 2 ticks are printed (read while the process lives, so it covers the scan and
 # the sampling): 12 MiB measured for 65536 interfaces; 64 MiB means a leak or a copy per tick.
+: >"$work/bigtree.csv" # there before the plugin's shell makes it: grep -c reads 0, not an error
 "$work/plain/kvikio_nic_nsys_plugin" --sysfs="$big" --source=sysfs -d 'x.*' -p -i 1000 \
 	>"$work/bigtree.csv" 2>/dev/null </dev/null &
 pid=$!
