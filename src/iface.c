@@ -18,6 +18,37 @@
 #define IFF_LOOPBACK_BIT 0x8 /* IFF_LOOPBACK from <net/if.h>, the bit in <if>/flags */
 #define IFACE_REPEAT_MAX 255 /* largest {m,n} count accepted: glibc's regcomp cost explodes above */
 
+/* What a pattern may cost glibc's regcomp(). It copies a repeated part once per count, so
+ * nested counts multiply ("((e{255}){255}){255}" is 16 million positions, gigabytes); and
+ * each position's epsilon closure may hold every branch point, so memory grows with their
+ * square (4096 branch points: ~130 MB, a tenth of a second). Each parenthesis level is a
+ * recursion in its parser (20000 levels overflow an 8 MiB stack). */
+#define IFACE_REGEX_NODES_MAX 32768
+#define IFACE_REGEX_BRANCHES_MAX 4096
+#define IFACE_REGEX_DEPTH_MAX 256
+#define COST_CAP (UINT64_C(1) << 62) /* saturation: far above any limit */
+#define KN_STR_(x) #x
+#define KN_STR(x) KN_STR_(x)
+
+/* A repetition operator: how many copies glibc makes, how many of them are optional. */
+struct repeat {
+	unsigned max;      /* copies of the atom (x+ is two: x x*) */
+	unsigned optional; /* copies that may be skipped, each a branch point */
+	bool big;          /* a count above IFACE_REPEAT_MAX */
+};
+
+/* The estimated size of a part of a pattern once regcomp() has expanded it. */
+struct cost {
+	uint64_t nodes;    /* positions */
+	uint64_t branches; /* alternatives, optional parts, group boundaries */
+};
+
+/* One parenthesis level of the estimate: alternatives so far, the branch under way, and
+ * the last atom (kept apart so that a repetition operator applies to it alone). */
+struct cost_frame {
+	struct cost alternatives, branch, last;
+};
+
 /* Whether name is a name the kernel could give an interface (no '/', no "..", < IFNAMSIZ). */
 bool iface_name_valid(const char *name)
 {
@@ -84,72 +115,147 @@ int iface_regex_translate(const char *pattern, char **out)
 	return 0;
 }
 
-/* regcomp() an ERE, then again wrapped in ^( )$ so it must match the whole name. */
-static int compile_anchored(regex_t *re, const char *ere)
+/* Length of the repetition operator at p (*, +, ? or {m,n}), 0 if none; its counts in *rep. */
+static size_t repeat_parse(const char *p, struct repeat *rep)
 {
-	/* Bare first, so that "a)(b" is refused rather than healed by our parentheses. */
-	int rc = regcomp(re, ere, REG_EXTENDED | REG_NOSUB);
-	if (rc != 0)
-		return rc;
-	regfree(re);
-	size_t len = strlen(ere);
-	char *anchored = malloc(len + 5);
-	if (anchored == NULL)
-		return REG_ESPACE;
-	memcpy(anchored, "^(", 2);
-	memcpy(anchored + 2, ere, len);
-	memcpy(anchored + 2 + len, ")$", 3);
-	rc = regcomp(re, anchored, REG_EXTENDED | REG_NOSUB);
-	free(anchored);
-	return rc;
-}
-
-/* Length of the repetition operator at p (*, +, ? or {m,n}), 0 if none; *big if a count > 255. */
-static size_t repeat_length(const char *p, bool *big)
-{
-	*big = false;
-	if (*p == '*' || *p == '+' || *p == '?')
+	*rep = (struct repeat){0};
+	if (*p == '*' || *p == '?' || *p == '+') {
+		rep->max = (*p == '+') ? 2 : 1; /* glibc makes x+ into x x* */
+		rep->optional = 1;
 		return 1;
+	}
 	const char *close = (*p == '{') ? strchr(p, '}') : NULL;
 	if (close == NULL)
 		return 0;
-	unsigned count = 0;
+	unsigned count[2] = {0, 0};
+	bool comma = false, digits_after = false;
 	for (const char *q = p + 1; q < close; q++) {
-		count = (*q >= '0' && *q <= '9') ? count * 10 + (unsigned)(*q - '0') : 0;
-		if (count > IFACE_REPEAT_MAX) {
-			*big = true;
-			count = IFACE_REPEAT_MAX + 1; /* no overflow, however many digits */
+		if (*q == ',' && !comma) {
+			comma = true;
+		} else if (*q >= '0' && *q <= '9') {
+			count[comma] = count[comma] * 10 + (unsigned)(*q - '0');
+			digits_after = digits_after || comma;
+			if (count[comma] > IFACE_REPEAT_MAX) {
+				rep->big = true;
+				count[comma] = IFACE_REPEAT_MAX + 1; /* no overflow, however many digits */
+			}
 		}
 	}
+	/* glibc copies the atom max times ({m,} is m copies and a star) */
+	unsigned min = count[0], max = !comma ? min : digits_after ? count[1] : min + 1;
+	rep->optional = !comma ? 0 : digits_after ? (max > min ? max - min : 0) : 1;
+	rep->max = max > 0 ? max : 1; /* x{0} is parsed before it is dropped */
 	return (size_t)(close - p) + 1;
 }
 
-/* Why glibc would take exponential time or huge memory on the ERE ("e+++", "e{1,32767}"), or NULL. */
+/* a * b, saturating at COST_CAP. */
+static uint64_t cost_mul(uint64_t a, uint64_t b)
+{
+	return (b != 0 && a > COST_CAP / b) ? COST_CAP : a * b;
+}
+
+/* a + b, saturating at COST_CAP. */
+static uint64_t cost_add(uint64_t a, uint64_t b)
+{
+	return (a > COST_CAP - b) ? COST_CAP : a + b;
+}
+
+/* The cost of x then y (concatenation, or what an alternation adds up). */
+static struct cost cost_sum(struct cost x, struct cost y)
+{
+	return (struct cost){cost_add(x.nodes, y.nodes), cost_add(x.branches, y.branches)};
+}
+
+/* The cost of x under the repetition rep: glibc copies x, and each optional copy branches. */
+static struct cost cost_repeat(struct cost x, const struct repeat *rep)
+{
+	return (struct cost){cost_add(cost_mul(x.nodes, rep->max), 1),
+			     cost_add(cost_mul(x.branches, rep->max), rep->optional)};
+}
+
+/* Fold the pending atom of frame f into its branch. */
+static void frame_flush(struct cost_frame *f)
+{
+	f->branch = cost_sum(f->branch, f->last);
+	f->last = (struct cost){0, 0};
+}
+
+/* The cost of everything in frame f: its alternatives and the branch under way. */
+static struct cost frame_total(struct cost_frame *f)
+{
+	frame_flush(f);
+	return cost_sum(f->alternatives, f->branch);
+}
+
+/* Length of the token at p that is no operator: a bracket, an escape or one character. */
+static size_t atom_length(const char *p)
+{
+	size_t len = (*p == '[') ? bracket_length(p) : (*p == '\\' && p[1] != '\0') ? 2 : 0;
+	return len > 0 ? len : 1;
+}
+
+/* Estimate what glibc's regcomp() would build for the ERE: positions after copying every
+ * repeated part, and branch points (alternatives, optional parts, groups); each parenthesis
+ * level keeps one frame. NULL, or why the pattern is refused. */
 static const char *ere_cost_problem(const char *ere)
 {
-	bool after_repeat = false, big;
+	struct cost_frame frames[IFACE_REGEX_DEPTH_MAX + 1] = {{{0, 0}, {0, 0}, {0, 0}}};
+	size_t depth = 0;
+	bool after_repeat = false;
 	for (const char *p = ere; *p != '\0';) {
-		size_t len = repeat_length(p, &big);
+		struct cost_frame *f = &frames[depth];
+		struct repeat rep;
+		size_t len = repeat_parse(p, &rep);
 		if (len > 0 && after_repeat)
 			return "two repetition operators in a row";
-		if (big)
+		if (rep.big)
 			return "repetition count above 255";
 		after_repeat = len > 0;
-		if (len == 0)
-			len = (*p == '[') ? bracket_length(p) : (*p == '\\' && p[1] != '\0') ? 2 : 0;
-		p += len > 0 ? len : 1;
+		if (len > 0) {
+			f->last = cost_repeat(f->last, &rep);
+		} else if (*p == '(') {
+			if (depth == IFACE_REGEX_DEPTH_MAX)
+				return "parentheses nested more than " KN_STR(IFACE_REGEX_DEPTH_MAX) " deep";
+			frame_flush(f);
+			frames[++depth] = (struct cost_frame){{0, 0}, {0, 0}, {0, 0}};
+			len = 1;
+		} else if (*p == ')' && depth > 0) {
+			struct cost group = frame_total(f);
+			frames[--depth].last = cost_sum(group, (struct cost){2, 2}); /* open and close */
+			len = 1;
+		} else if (*p == '|') {
+			frame_flush(f);
+			f->alternatives = cost_sum(cost_sum(f->alternatives, f->branch), (struct cost){1, 1});
+			f->branch = (struct cost){0, 0};
+			len = 1;
+		} else {
+			frame_flush(f);
+			f->last = (struct cost){1, 0};
+			len = atom_length(p);
+		}
+		p += len;
 	}
+	struct cost total = frame_total(&frames[depth]);
+	while (depth > 0) /* unclosed: regcomp refuses it, but count it all the same */
+		total = cost_sum(frame_total(&frames[--depth]), total);
+	if (total.nodes > IFACE_REGEX_NODES_MAX)
+		return "too costly: it expands to more than " KN_STR(IFACE_REGEX_NODES_MAX)
+		       " positions (nested repetition counts multiply)";
+	if (total.branches > IFACE_REGEX_BRANCHES_MAX)
+		return "too costly: it expands to more than " KN_STR(IFACE_REGEX_BRANCHES_MAX)
+		       " alternatives, optional parts and groups";
 	return NULL;
 }
 
-/* Compile one user pattern anchored to the whole name; 0, or -1 with the reason in err. */
+/* Compile one user pattern as written (its groups keep their numbers, so back-references
+ * work); iface_selected() demands a match of the whole name. 0, or -1 with the reason in err. */
 static int compile_whole_name(regex_t *re, const char *pattern, char err[IFACE_ERR_MAX])
 {
 	char *ere = NULL;
 	int rc = iface_regex_translate(pattern, &ere) == 0 ? 0 : REG_ESPACE;
 	const char *problem = rc == 0 ? ere_cost_problem(ere) : NULL;
 	if (rc == 0 && problem == NULL)
-		rc = compile_anchored(re, ere);
+		rc = regcomp(re, ere, REG_EXTENDED);
 	free(ere);
 	if (rc == 0 && problem == NULL)
 		return 0;
@@ -160,6 +266,15 @@ static int compile_whole_name(regex_t *re, const char *pattern, char err[IFACE_E
 		regerror(rc, re, reason, sizeof reason);
 	snprintf(err, IFACE_ERR_MAX, "invalid device regex '%.200s': %s", pattern, reason);
 	return -1;
+}
+
+/* Whether re matches all of name. POSIX matching is leftmost-longest: if any match spans the
+ * whole name, the one regexec() reports starts at 0 and is the longest there, so ends at len. */
+static bool matches_whole(const regex_t *re, const char *name)
+{
+	regmatch_t m[1];
+	return regexec(re, name, 1, m, 0) == 0 && m[0].rm_so == 0 &&
+	       (size_t)m[0].rm_eo == strlen(name);
 }
 
 /* Compile the -d patterns; on failure return -1 with regerror's text in err. */
@@ -222,7 +337,7 @@ bool iface_selected(const struct iface_selector *sel, const struct iface_dir *di
 	if (sel->nregexes == 0)
 		return default_rule(dir, name);
 	for (size_t i = 0; i < sel->nregexes; i++)
-		if (regexec(&sel->regexes[i], name, 0, NULL, 0) == 0)
+		if (matches_whole(&sel->regexes[i], name))
 			return true;
 	return false;
 }

@@ -13,7 +13,7 @@
 
 /* The selection rule: whole-name regexes, or the default up-and-not-loopback rule. */
 struct iface_selector {
-	regex_t *regexes;   /* compiled -d patterns, anchored to the whole name */
+	regex_t *regexes;   /* compiled -d patterns; each must match a whole name */
 	size_t nregexes;    /* 0 selects by the default rule */
 };
 

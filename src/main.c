@@ -3,7 +3,9 @@
 #include "config.h"
 
 #include "emit.h"
+#include "exit_status.h"
 #include "iface.h"
+#include "message.h"
 #include "monitor.h"
 #include "netlink.h"
 #include "options.h"
@@ -17,23 +19,13 @@
 
 #define STARTUP_NAMES_SHOWN 4 /* the startup line names this many interfaces at most */
 
-/* Print a one-line error prefixed with the program name; control characters (an argument
- * with a newline) are shown as '?' so that the message stays one line. */
-static void error_line(const char *message)
-{
-	fputs("kvikio_nic: ", stderr);
-	for (const unsigned char *p = (const unsigned char *)message; *p != '\0'; p++)
-		fputc(*p < ' ' || *p == 0x7f ? '?' : *p, stderr);
-	fputc('\n', stderr);
-}
-
 /* Flush stdout and report a failed write (e.g. to /dev/full); the exit status to use. */
 static int close_stdout(int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (errno == EPIPE || status != EXIT_OK)
 			return status; /* a reader that went away, or an error already reported */
-		fprintf(stderr, "kvikio_nic: cannot write to standard output: %s\n", strerror(errno));
+		message_print("cannot write to standard output: %s", strerror(errno));
 		return status == EXIT_OK ? EXIT_RUNTIME : status;
 	}
 	return status;
@@ -51,12 +43,6 @@ static void print_version(void)
 }
 
 #define REPORT_ITEMS_SHOWN 16 /* patterns and names a one-line report lists at most */
-
-#if defined(__GNUC__)
-#define PRINTF_LIKE(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define PRINTF_LIKE(fmt, args)
-#endif
 
 /* Append printf-style text to buf (size bytes, NUL-terminated), truncating silently. */
 PRINTF_LIKE(3, 4) static void append(char *buf, size_t size, const char *format, ...)
@@ -92,19 +78,19 @@ static void report_nothing_selected(const struct options *opts, struct monitor *
 	if (count > REPORT_ITEMS_SHOWN)
 		append(line, sizeof line, ", +%zu more", count - REPORT_ITEMS_SHOWN);
 	iface_names_free(names, count);
-	error_line(line);
+	message_print("%s", line);
 }
 
 /* Print the one-line startup message: how many interfaces, which, how often. */
 static void report_start(const struct monitor *mon, uint64_t interval_us)
 {
-	fprintf(stderr, "kvikio_nic: monitoring %zu interface%s (", mon->count, mon->count == 1 ? "" : "s");
+	char names[256] = "";
 	for (size_t i = 0; i < mon->count && i < STARTUP_NAMES_SHOWN; i++)
-		fprintf(stderr, "%s%s", i ? ", " : "", mon->ifaces[i].name);
+		append(names, sizeof names, "%s%s", i ? ", " : "", mon->ifaces[i].name);
 	if (mon->count > STARTUP_NAMES_SHOWN)
-		fprintf(stderr, ", +%zu more", mon->count - STARTUP_NAMES_SHOWN);
-	fprintf(stderr, ") every %llu us in NVTX domain \"%s\"\n", (unsigned long long)interval_us,
-		EMIT_DOMAIN_NAME);
+		append(names, sizeof names, ", +%zu more", mon->count - STARTUP_NAMES_SHOWN);
+	message_print("monitoring %zu interface%s (%s) every %llu us in NVTX domain \"%s\"", mon->count,
+		      mon->count == 1 ? "" : "s", names, (unsigned long long)interval_us, EMIT_DOMAIN_NAME);
 }
 
 /* Print the selected interfaces, one per line, sorted. */
@@ -132,11 +118,11 @@ static int choose_source(const struct options *opts, struct monitor *mon)
 	if (rc == 0)
 		return 0;
 	if (opts->source == OPTIONS_SOURCE_NETLINK) {
-		fprintf(stderr, "kvikio_nic: netlink statistics unavailable (%s) and --source=netlink was given\n",
-			strerror(-rc));
+		message_print("netlink statistics unavailable (%s) and --source=netlink was given",
+			      strerror(-rc));
 		return -1;
 	}
-	fprintf(stderr, "kvikio_nic: netlink statistics unavailable (%s), reading sysfs\n", strerror(-rc));
+	message_print("netlink statistics unavailable (%s), reading sysfs", strerror(-rc));
 	return 0;
 }
 
@@ -146,20 +132,18 @@ static int run(const struct options *opts)
 	char err[IFACE_ERR_MAX];
 	struct iface_selector sel;
 	if (iface_selector_init(&sel, opts->devices, opts->ndevices, err) != 0) {
-		error_line(err);
+		message_print("%s", err);
 		options_usage_hint(stderr);
 		return EXIT_USAGE;
 	}
 	struct monitor mon;
 	int status = EXIT_RUNTIME;
 	if (monitor_init(&mon, opts->sysfs, &sel, err) != 0) {
-		error_line(err);
+		message_print("%s", err);
 	} else if (choose_source(opts, &mon) != 0) {
 		/* reported by choose_source() */
 	} else if (monitor_rescan(&mon) != 0) {
-		char line[IFACE_ERR_MAX];
-		snprintf(line, sizeof line, "cannot list %.300s/class/net: %s", opts->sysfs, strerror(errno));
-		error_line(line);
+		message_print("cannot list %.300s/class/net: %s", opts->sysfs, strerror(errno));
 	} else if (mon.count == 0) {
 		report_nothing_selected(opts, &mon);
 	} else if (opts->list) {
@@ -169,6 +153,7 @@ static int run(const struct options *opts)
 	} else {
 		monitor_warn_truncated(&mon);
 		report_start(&mon, opts->interval_us);
+		sampler_block_signals(); /* before NVTX can load a tool that starts threads */
 		emit_init();
 		struct sampler_config cfg = {opts->interval_us, opts->count, opts->print ? stdout : NULL};
 		status = sampler_run(&mon, &cfg);
@@ -180,7 +165,7 @@ static int run(const struct options *opts)
 
 int main(int argc, char **argv)
 {
-	sampler_block_signals(); /* before NVTX can load a tool that starts threads */
+	sampler_catch_signals(); /* a stop signal ends a slow start-up at once */
 	struct options opts;
 	char err[OPTIONS_ERR_MAX];
 	int status;
@@ -194,7 +179,7 @@ int main(int argc, char **argv)
 		status = EXIT_OK;
 		break;
 	case OPTIONS_ERROR:
-		error_line(err);
+		message_print("%s", err);
 		options_usage_hint(stderr);
 		status = EXIT_USAGE;
 		break;

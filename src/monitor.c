@@ -4,6 +4,7 @@
 
 #include "monitor.h"
 
+#include "message.h"
 #include "sysfs.h"
 
 #include <errno.h>
@@ -281,8 +282,8 @@ void monitor_warn_truncated(struct monitor *mon)
 {
 	if (!mon->truncated || mon->truncation_warned)
 		return;
-	fprintf(stderr, "kvikio_nic: more than %d interfaces selected; monitoring the first %d\n",
-		MONITOR_MAX_IFACES, MONITOR_MAX_IFACES);
+	message_print("more than %d interfaces selected; monitoring the first %d", MONITOR_MAX_IFACES,
+		      MONITOR_MAX_IFACES);
 	mon->truncation_warned = true;
 }
 

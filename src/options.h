@@ -13,13 +13,6 @@
 #define OPTIONS_DEFAULT_SYSFS "/sys"
 #define OPTIONS_ERR_MAX 512
 
-/* Exit statuses, documented in --help and the man page. */
-enum exit_status {
-	EXIT_OK = 0,      /* normal end: signal, --count reached, --print reader gone, --list, --help */
-	EXIT_RUNTIME = 1, /* nothing selected, sysfs unreadable, netlink refused, output error */
-	EXIT_USAGE = 2,   /* invalid command line */
-};
-
 /* Where the counters come from (--source). */
 enum options_source {
 	OPTIONS_SOURCE_AUTO,    /* netlink, falling back to sysfs when netlink is refused */

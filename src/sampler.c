@@ -6,7 +6,8 @@
 
 #include "csv.h"
 #include "emit.h"
-#include "options.h"
+#include "exit_status.h"
+#include "message.h"
 #include "pace.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define NS_PER_S INT64_C(1000000000)
 #define RESCAN_PERIOD_NS NS_PER_S /* hot-plug rescans at most once per second */
@@ -27,13 +29,30 @@ static void stop_signals(sigset_t *set)
 	sigaddset(set, SIGHUP);
 }
 
-/* Block the stop signals (taken by the wait) and ignore SIGPIPE. */
+/* A stop signal before the loop: nothing has been sampled, so there is nothing to finish. */
+static void stop_now(int sig)
+{
+	(void)sig;
+	_exit(EXIT_OK);
+}
+
+/* Let the stop signals end the start-up at once (status 0) and ignore SIGPIPE. */
+void sampler_catch_signals(void)
+{
+	struct sigaction action = {.sa_handler = stop_now};
+	stop_signals(&action.sa_mask);
+	sigaction(SIGTERM, &action, NULL);
+	sigaction(SIGINT, &action, NULL);
+	sigaction(SIGHUP, &action, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Block the stop signals: from now on they wait, pending, for the loop's sigtimedwait(). */
 void sampler_block_signals(void)
 {
 	sigset_t set;
 	stop_signals(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	signal(SIGPIPE, SIG_IGN);
 }
 
 /* CLOCK_MONOTONIC in nanoseconds. */
@@ -103,19 +122,25 @@ static int output_failed(void)
 {
 	if (errno == EPIPE)
 		return EXIT_OK;
-	fprintf(stderr, "kvikio_nic: cannot write to standard output: %s\n", strerror(errno));
+	message_print("cannot write to standard output: %s", strerror(errno));
 	return EXIT_RUNTIME;
 }
 
-/* Register the NVTX groups and sample until a stop signal or the count; returns the exit status. */
-int sampler_run(struct monitor *mon, const struct sampler_config *cfg)
+/* Say once, at the end, how many ticks stalls cost: their gaps are in the samples that followed. */
+static void report_skipped(uint64_t skipped)
+{
+	if (skipped > 0)
+		message_print("%llu sample%s skipped: the process fell behind by more than the "
+			      "interval (stalled, or the interval is shorter than a sample takes); the "
+			      "sample after each gap covers it",
+			      (unsigned long long)skipped, skipped == 1 ? "" : "s");
+}
+
+/* Sample until a stop signal or the count; the exit status. */
+static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, uint64_t total_group,
+		       uint64_t *skipped)
 {
 	const int64_t interval = (int64_t)cfg->interval_us * 1000;
-	register_new_groups(mon);
-	const uint64_t total_group = emit_register_group(EMIT_TOTAL_GROUP);
-	if (cfg->csv != NULL && (csv_header(cfg->csv) != 0 || csv_flush(cfg->csv) != 0))
-		return output_failed();
-
 	const int64_t start = now_ns();
 	monitor_tick(mon, 0.0); /* the baseline reading: no rate yet, nothing emitted */
 	int64_t prev = start, deadline = start + interval, last_rescan = start;
@@ -136,6 +161,21 @@ int sampler_run(struct monitor *mon, const struct sampler_config *cfg)
 		prev = now;
 		if (stopping || ticks == cfg->count)
 			return EXIT_OK;
-		deadline = pace_next(deadline, now, interval, NULL);
+		uint64_t dropped = 0;
+		deadline = pace_next(deadline, now, interval, &dropped);
+		*skipped += dropped;
 	}
+}
+
+/* Register the NVTX groups and sample until a stop signal or the count; returns the exit status. */
+int sampler_run(struct monitor *mon, const struct sampler_config *cfg)
+{
+	register_new_groups(mon);
+	const uint64_t total_group = emit_register_group(EMIT_TOTAL_GROUP);
+	if (cfg->csv != NULL && (csv_header(cfg->csv) != 0 || csv_flush(cfg->csv) != 0))
+		return output_failed();
+	uint64_t skipped = 0;
+	int status = sample_loop(mon, cfg, total_group, &skipped);
+	report_skipped(skipped);
+	return status;
 }

@@ -14,8 +14,14 @@ struct sampler_config {
 	FILE *csv;            /* --print destination, or NULL */
 };
 
-/* Block SIGTERM, SIGINT and SIGHUP (to be taken by the wait) and ignore SIGPIPE. Call it
- * before anything can start a thread, so that every thread inherits the mask. */
+/* Make SIGTERM, SIGINT and SIGHUP end the program at once with status 0, and ignore SIGPIPE.
+ * For the start-up, which can take long (regcomp() of big patterns, the netlink timeout) and
+ * has nothing to finish: call it first thing in main(). */
+void sampler_catch_signals(void);
+
+/* Block SIGTERM, SIGINT and SIGHUP: a stop signal then stays pending until the loop's wait
+ * takes it, so that the last sample is emitted. Call it before anything can start a thread
+ * (emit_init(), which may load an NVTX tool), so that every thread inherits the mask. */
 void sampler_block_signals(void);
 
 /* Register the NVTX groups and sample until a stop signal or the count; returns the exit status. */

@@ -3,7 +3,10 @@
 # soak.sh [TICKS]: run the plugin at -i 100 with --print for TICKS ticks (default 1000000, about
 # 100 s) on a fake sysfs tree whose counters keep changing and whose interfaces come and go.
 # Resident memory (VmRSS, RssAnon) and the number of open fds are sampled after a warm-up and
-# again at the end: they must be equal. Prints the figures. Not part of 'make check'.
+# again at the end, each time with all 12 interfaces present: the fds must be equal and the heap
+# (RssAnon) may not grow by more than 256 kB (a leak of 3 bytes a tick at 100000 ticks; VmRSS
+# also counts pages of libraries touched late, so it is printed, not compared). Not part of
+# 'make check'.
 # Env: KN_PLUGIN (default ./kvikio_nic_nsys_plugin).
 set -eu
 
@@ -47,12 +50,20 @@ mutate() {
 	done
 }
 
-# settle: pause the mutator, put every interface back with readable counters, wait for a rescan.
+# settle: pause the mutator, put every interface back with readable counters, and wait until
+# two ticks have printed a value for each of the 12: a rescan has opened them all.
 settle() {
 	kill -STOP "$mutator"
 	for i in 0 1 2 3; do add_iface "e$i" 1 1; done
 	for i in 0 1 2 3 4 5 6 7; do add_iface "hot$i" 1 1; done
-	sleep 2.5
+	: >"$tmp/full"
+	waited=0
+	while [ "$(wc -c <"$tmp/full")" -lt 2 ]; do
+		kill -0 "$pid" 2>/dev/null || { echo "soak.sh: the plugin died" >&2; exit 1; }
+		[ "$waited" -lt 600 ] || { echo "soak.sh: the 12 interfaces never came back" >&2; exit 1; }
+		sleep 0.05
+		waited=$((waited + 1))
+	done
 }
 
 # sample: "VmRSS RssAnon fds" of the plugin (in kB, and a count), in a settled tree.
@@ -85,7 +96,11 @@ mutate &
 mutator=$!
 
 mkfifo "$tmp/csv"
-awk -F, -v prog="$tmp/progress" '$3 == "total" { n++; if (n % 1000 == 0) { print n > prog; close(prog) } }
+# Counts ticks into progress; appends a byte to full for each tick with a value for all 12.
+awk -F, -v prog="$tmp/progress" -v full="$tmp/full" '
+	$3 == "total" { n++; if (rows == 12) { printf "x" >> full; close(full) }; rows = 0
+		if (n % 1000 == 0) { print n > prog; close(prog) }; next }
+	NR > 1 && $4 != "" { rows++ }
 	END { print n > prog }' <"$tmp/csv" &
 counter=$!
 src=""
@@ -114,8 +129,8 @@ elapsed=$(($(date +%s) - start))
 echo "soak: $done_ticks ticks at -i 100 in ${elapsed} s (12 interfaces, 8 coming and going), exit $rc"
 echo "soak: after $warmup_ticks ticks: VmRSS $rss0 kB, RssAnon $anon0 kB, $fds0 fds"
 echo "soak: at the end: VmRSS $rss1 kB, RssAnon $anon1 kB, $fds1 fds"
-if [ "$rc" = 0 ] && [ "$rss0" = "$rss1" ] && [ "$anon0" = "$anon1" ] && [ "$fds0" = "$fds1" ]; then
-	echo "soak: PASS (memory and fds unchanged)"
+if [ "$rc" = 0 ] && [ $((anon1 - anon0)) -le 256 ] && [ "$fds0" = "$fds1" ]; then
+	echo "soak: PASS (heap grew $((anon1 - anon0)) kB, at most 256; fds unchanged)"
 else
 	echo "soak: FAIL"
 	exit 1

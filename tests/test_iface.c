@@ -240,6 +240,99 @@ START_TEST(regex_invalid_among_valid)
 }
 END_TEST
 
+START_TEST(regex_back_reference)
+{
+	/* the user's groups keep their numbers: \1 is the user's first group */
+	ck_assert_ptr_null(compile_error("(e)\\1"));
+	ck_assert(SELECTS("ee", "(e)\\1"));
+	ck_assert(!SELECTS("ef", "(e)\\1"));
+	ck_assert(!SELECTS("eee", "(e)\\1"));
+	ck_assert(SELECTS("abab", "(ab)\\1"));
+	ck_assert(SELECTS("eth0eth0", "(eth\\d)\\1"));
+	ck_assert(!SELECTS("eth0eth1", "(eth\\d)\\1"));
+	ck_assert(SELECTS("xbcc", "a|xb(c)\\1"));
+	ck_assert_ptr_nonnull(compile_error("(e)\\2")); /* no second group */
+}
+END_TEST
+
+START_TEST(regex_whole_name_longest)
+{
+	/* the match reported is the leftmost-longest: a shorter branch must not hide a whole match */
+	ck_assert(SELECTS("ab", "a|ab"));
+	ck_assert(SELECTS("a", "a|ab"));
+	ck_assert(SELECTS("ab", "ab|a"));
+	ck_assert(!SELECTS("abc", "a|ab"));
+	ck_assert(!SELECTS("b", "a|ab"));
+	ck_assert(SELECTS("eth0", "eth|eth0"));
+	ck_assert(SELECTS("eth0", "(e|et|eth)(h0|0)"));
+	ck_assert(SELECTS("eth0", "^eth0$")); /* the user's own anchors still work */
+	ck_assert(!SELECTS("xeth0", "^eth0$|eth"));
+	ck_assert(SELECTS("eth", "^eth0$|eth"));
+}
+END_TEST
+
+/* A pattern of count copies of unit, joined by sep, in a static buffer. */
+static const char *repeated(const char *unit, const char *sep, size_t count)
+{
+	static char text[20000];
+	text[0] = '\0';
+	for (size_t i = 0; i < count; i++) {
+		ck_assert_uint_lt(strlen(text) + strlen(unit) + strlen(sep), sizeof text);
+		strcat(text, i ? sep : "");
+		strcat(text, unit);
+	}
+	return text;
+}
+
+/* Whether compiling pattern fails with a message holding fragment. */
+static bool refused_with(const char *pattern, const char *fragment)
+{
+	const char *err = compile_error(pattern);
+	return err != NULL && strstr(err, fragment) != NULL;
+}
+
+START_TEST(regex_cost_bound)
+{
+	/* nested counts multiply: 255^3 positions, gigabytes in glibc: refused before regcomp */
+	ck_assert(refused_with("((e{255}){255}){255}", "too costly"));
+	ck_assert(refused_with("((e{255}){255}){255}", "more than 32768 positions"));
+	ck_assert(refused_with("(e{255}){129}", "positions"));
+	ck_assert(refused_with("((((((((((((((((((((e+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+",
+			       "too costly"));
+	/* branch points: closures grow with their square */
+	ck_assert(refused_with("((e?){255}){17}", "alternatives, optional parts and groups"));
+	ck_assert(refused_with(repeated("e?", "", 4100), "more than 4096"));
+	ck_assert(refused_with(repeated("e0", "|", 4100), "more than 4096"));
+	ck_assert(refused_with(repeated("(|e)", "", 1400), "more than 4096"));
+	/* just under the bounds: accepted */
+	ck_assert_ptr_null(compile_error("(e{255}){120}"));
+	ck_assert_ptr_null(compile_error("e{1,255}0"));
+	ck_assert_ptr_null(compile_error("((e?){255}){5}"));
+	ck_assert_ptr_null(compile_error(repeated("e0", "|", 3414))); /* a 10 kB list of names */
+	ck_assert_ptr_null(compile_error(repeated("a", "", 10240)));
+	ck_assert(SELECTS("eth0", repeated("eth\\d", "|", 3000)));
+}
+END_TEST
+
+START_TEST(regex_nesting_bound)
+{
+	/* each level is a recursion in glibc's parser: 20000 levels overflowed the stack */
+	static char deep[40002];
+	const size_t depths[] = {256, 257, 20000};
+	for (size_t i = 0; i < 3; i++) {
+		size_t depth = depths[i];
+		memset(deep, '(', depth);
+		deep[depth] = 'e';
+		memset(deep + depth + 1, ')', depth);
+		deep[2 * depth + 1] = '\0';
+		if (depth == 256)
+			ck_assert(SELECTS("e", deep));
+		else
+			ck_assert(refused_with(deep, "parentheses nested more than 256 deep"));
+	}
+}
+END_TEST
+
 /* Open the fake class/net folder. */
 static void open_dir(struct iface_dir *dir)
 {
@@ -438,6 +531,10 @@ static Suite *iface_suite(void)
 	add(s, "regex_invalid", regex_invalid);
 	add(s, "regex_paren_injection", regex_paren_injection);
 	add(s, "regex_invalid_among_valid", regex_invalid_among_valid);
+	add(s, "regex_back_reference", regex_back_reference);
+	add(s, "regex_whole_name_longest", regex_whole_name_longest);
+	add(s, "regex_cost_bound", regex_cost_bound);
+	add(s, "regex_nesting_bound", regex_nesting_bound);
 	add(s, "default_rule", default_rule);
 	add(s, "default_rule_odd_files", default_rule_odd_files);
 	add(s, "regex_bypasses_up_check", regex_bypasses_up_check);

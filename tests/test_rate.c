@@ -100,15 +100,6 @@ START_TEST(add_sums)
 }
 END_TEST
 
-START_TEST(payload_layout)
-{
-	/* the emitter hands struct rate to NVTX as the schema {rx at 0, tx at 8}, 16 bytes */
-	ck_assert_uint_eq(sizeof(struct rate), 16);
-	ck_assert_uint_eq(offsetof(struct rate, rx), 0);
-	ck_assert_uint_eq(offsetof(struct rate, tx), 8);
-}
-END_TEST
-
 /* Add fn as a tcase of its own. */
 static void add(Suite *s, const char *name, const TTest *fn)
 {
@@ -125,7 +116,6 @@ static Suite *rate_suite(void)
 	add(s, "bad_dt_is_no_value", bad_dt_is_no_value);
 	add(s, "counters_at_max", counters_at_max);
 	add(s, "add_sums", add_sums);
-	add(s, "payload_layout", payload_layout);
 	return s;
 }
 

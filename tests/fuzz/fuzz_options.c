@@ -24,7 +24,7 @@ static int fuzz_split(char *text, size_t size, char *argv[FUZZ_MAX_ARGS + 2])
 	return argc;
 }
 
-/* Check what options_parse() promises: a reason on error (main.c's error_line() keeps it on one
+/* Check what options_parse() promises: a reason on error (message_print() keeps it on one
  * line: it may quote an argument with a newline), validated values otherwise. */
 static void fuzz_check(enum options_action action, const struct options *opts, const char *err)
 {
