@@ -17,11 +17,19 @@ void counters_init(struct counter_files *files)
 	files->tx_fd = -1;
 }
 
+#define COUNTER_PATH_MAX (IFACE_NAME_MAX + 32)
+
+/* Write <name>/statistics/<counter> to path (COUNTER_PATH_MAX bytes). */
+static void counter_path(char path[COUNTER_PATH_MAX], const char *name, const char *counter)
+{
+	snprintf(path, COUNTER_PATH_MAX, "%s/statistics/%s", name, counter);
+}
+
 /* Open <name>/statistics/<counter> under dirfd; the fd or -errno. */
 static int open_counter(int dirfd, const char *name, const char *counter)
 {
-	char path[IFACE_NAME_MAX + 32];
-	snprintf(path, sizeof path, "%s/statistics/%s", name, counter);
+	char path[COUNTER_PATH_MAX];
+	counter_path(path, name, counter);
 	return sysfs_open(dirfd, path);
 }
 
@@ -59,6 +67,24 @@ int counters_read(const struct counter_files *files, struct counter_pair *out)
 {
 	int rc = read_one(files->rx_fd, &out->rx);
 	return rc != 0 ? rc : read_one(files->tx_fd, &out->tx);
+}
+
+/* Open, read, close and parse <name>/statistics/<counter> under dirfd; 0 or a negative errno. */
+static int read_at(int dirfd, const char *name, const char *counter, uint64_t *out)
+{
+	char path[COUNTER_PATH_MAX], buf[SYSFS_VALUE_MAX];
+	counter_path(path, name, counter);
+	ssize_t n = sysfs_read_at(dirfd, path, buf, sizeof buf);
+	if (n < 0)
+		return (int)n;
+	return sysfs_parse_u64(buf, (size_t)n, out) == 0 ? 0 : -EINVAL;
+}
+
+/* Read both counters by opening, reading and closing each file; 0, or -errno / -EINVAL. */
+int counters_read_at(int dirfd, const char *name, struct counter_pair *out)
+{
+	int rc = read_at(dirfd, name, "rx_bytes", &out->rx);
+	return rc != 0 ? rc : read_at(dirfd, name, "tx_bytes", &out->tx);
 }
 
 /* Close both files (safe to call on closed files). */

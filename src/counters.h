@@ -20,6 +20,10 @@ int counters_open(struct counter_files *files, int dirfd, const char *name);
 /* Read both counters; 0, or -errno / -EINVAL (malformed text) when there is no reading. */
 int counters_read(const struct counter_files *files, struct counter_pair *out);
 
+/* Read <name>/statistics/{rx,tx}_bytes under dirfd by opening, reading and closing each (for
+ * an interface that got no held files); 0, or -errno / -EINVAL when there is no reading. */
+int counters_read_at(int dirfd, const char *name, struct counter_pair *out);
+
 /* Close both files (safe to call on closed files). */
 void counters_close(struct counter_files *files);
 

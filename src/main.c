@@ -71,7 +71,7 @@ static void report_nothing_selected(const struct options *opts, struct monitor *
 	append(line, sizeof line, "; interfaces present:");
 	char **names = NULL;
 	size_t count = 0;
-	if (iface_dir_names(&mon->dir, &names, &count) != 0 || count == 0)
+	if (monitor_names_present(mon, &names, &count) != 0 || count == 0)
 		append(line, sizeof line, " none");
 	for (size_t i = 0; i < count && i < REPORT_ITEMS_SHOWN; i++)
 		append(line, sizeof line, "%s %s", i ? "," : "", names[i]);
@@ -84,20 +84,21 @@ static void report_nothing_selected(const struct options *opts, struct monitor *
 /* Print the one-line startup message: how many interfaces, which, how often. */
 static void report_start(const struct monitor *mon, uint64_t interval_us)
 {
+	size_t count = monitor_count(mon);
 	char names[256] = "";
-	for (size_t i = 0; i < mon->count && i < STARTUP_NAMES_SHOWN; i++)
-		append(names, sizeof names, "%s%s", i ? ", " : "", mon->ifaces[i].name);
-	if (mon->count > STARTUP_NAMES_SHOWN)
-		append(names, sizeof names, ", +%zu more", mon->count - STARTUP_NAMES_SHOWN);
-	message_print("monitoring %zu interface%s (%s) every %llu us in NVTX domain \"%s\"", mon->count,
-		      mon->count == 1 ? "" : "s", names, (unsigned long long)interval_us, EMIT_DOMAIN_NAME);
+	for (size_t i = 0; i < count && i < STARTUP_NAMES_SHOWN; i++)
+		append(names, sizeof names, "%s%s", i ? ", " : "", monitor_name(mon, i));
+	if (count > STARTUP_NAMES_SHOWN)
+		append(names, sizeof names, ", +%zu more", count - STARTUP_NAMES_SHOWN);
+	message_print("monitoring %zu interface%s (%s) every %llu us in NVTX domain \"%s\"", count,
+		      count == 1 ? "" : "s", names, (unsigned long long)interval_us, EMIT_DOMAIN_NAME);
 }
 
 /* Print the selected interfaces, one per line, sorted. */
 static void print_list(const struct monitor *mon)
 {
-	for (size_t i = 0; i < mon->count; i++)
-		puts(mon->ifaces[i].name);
+	for (size_t i = 0; i < monitor_count(mon); i++)
+		puts(monitor_name(mon, i));
 }
 
 /* Use netlink unless the options say sysfs (or only --list is asked); -1 when an explicit
@@ -110,8 +111,8 @@ static int choose_source(const struct options *opts, struct monitor *mon)
 	if (!netlink_built()) {
 		if (opts->source != OPTIONS_SOURCE_NETLINK)
 			return 0;
-		fprintf(stderr, "kvikio_nic: --source=netlink: this build has no netlink source "
-				"(configured with --disable-netlink or without Linux headers); use --source=sysfs\n");
+		message_print("--source=netlink: this build has no netlink source "
+			      "(configured with --disable-netlink or without Linux headers); use --source=sysfs");
 		return -1;
 	}
 	int rc = monitor_use_netlink(mon);
@@ -144,14 +145,17 @@ static int run(const struct options *opts)
 		/* reported by choose_source() */
 	} else if (monitor_rescan(&mon) != 0) {
 		message_print("cannot list %.300s/class/net: %s", opts->sysfs, strerror(errno));
-	} else if (mon.count == 0) {
+	} else if (!opts->list && opts->source == OPTIONS_SOURCE_NETLINK && !monitor_uses_netlink(&mon)) {
+		message_print("netlink lists other interfaces than sysfs (another network namespace?) "
+			      "and --source=netlink was given");
+	} else if (monitor_count(&mon) == 0) {
 		report_nothing_selected(opts, &mon);
 	} else if (opts->list) {
-		monitor_warn_truncated(&mon);
+		monitor_warn(&mon);
 		print_list(&mon);
 		status = EXIT_OK;
 	} else {
-		monitor_warn_truncated(&mon);
+		monitor_warn(&mon);
 		report_start(&mon, opts->interval_us);
 		sampler_block_signals(); /* before NVTX can load a tool that starts threads */
 		emit_init();

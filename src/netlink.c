@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* netlink: every interface's byte counters from one rtnetlink RTM_GETSTATS dump. */
+/* netlink: statistics and link dumps over one rtnetlink socket; the I/O around nlparse. */
 #include "config.h"
 
 #include "netlink.h"
@@ -16,12 +16,25 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
-#define NETLINK_TIMEOUT_S 1 /* a dump that does not answer within this is a failed reading */
+#define NETLINK_TIMEOUT_S 1        /* a dump that does not answer within this is a failed reading */
+#define NETLINK_DRAIN_MAX 65536    /* datagrams a drain reads at most before giving up for now */
 
-/* The dump request: a header and the statistics filter. */
-struct stats_request {
+#ifndef RTEXT_FILTER_SKIP_STATS
+#define RTEXT_FILTER_SKIP_STATS (1 << 3) /* Linux 4.19; older kernels ignore the bit */
+#endif
+
+/* A dump request: a header and the family message of its type; a link dump also carries
+ * IFLA_EXT_MASK, so that the kernel leaves out what the name check does not need. */
+struct dump_request {
 	struct nlmsghdr hdr;
-	struct if_stats_msg ifsm;
+	union {
+		struct if_stats_msg ifsm;
+		struct {
+			struct ifinfomsg ifi;
+			struct rtattr ext_attr;
+			uint32_t ext_mask;
+		} link;
+	} body;
 };
 
 /* Bind to a kernel-chosen address, learn it, and bound how long a receive may block; 0 or -errno. */
@@ -38,7 +51,6 @@ static int bind_socket(struct netlink_stats *nl)
 	return 0;
 }
 
-/* Open the socket and prove that the kernel answers a statistics dump; 0 or -errno. */
 int netlink_open(struct netlink_stats *nl)
 {
 	*nl = (struct netlink_stats){.fd = -1};
@@ -52,21 +64,64 @@ int netlink_open(struct netlink_stats *nl)
 	}
 	if (rc == 0)
 		rc = netlink_dump(nl, NULL, NULL);
+	if (rc == -EINTR)
+		rc = 0; /* an interrupted dump still answered */
 	if (rc != 0)
 		netlink_close(nl);
 	return rc;
 }
 
-/* Send one RTM_GETSTATS dump request for the 64-bit link statistics; 0 or -errno. */
-static int send_request(struct netlink_stats *nl)
+/* Receive one datagram into the buffer (flags: 0 or MSG_DONTWAIT); its length and sender, or
+ * -errno (-EMSGSIZE if it did not fit, -ENODATA at end of file). */
+static ssize_t receive(struct netlink_stats *nl, int flags, uint32_t *sender)
 {
-	struct stats_request req = {
-		.hdr = {.nlmsg_len = NLMSG_LENGTH(sizeof(struct if_stats_msg)),
-			.nlmsg_type = RTM_GETSTATS,
-			.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
-			.nlmsg_seq = ++nl->seq},
-		.ifsm = {.family = AF_UNSPEC, .filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64)},
+	struct sockaddr_nl from = {0};
+	socklen_t fromlen = sizeof from;
+	ssize_t n;
+	do
+		n = recvfrom(nl->fd, nl->buf, NETLINK_BUF_SIZE, MSG_TRUNC | flags, (struct sockaddr *)&from,
+			     &fromlen);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (n == 0)
+		return -ENODATA;
+	*sender = from.nl_pid;
+	return n > NETLINK_BUF_SIZE ? -EMSGSIZE : n;
+}
+
+/* Read and drop what an abandoned dump left queued, without blocking (each read lets the kernel
+ * go on with that dump until it ends); the socket is clean again unless the bound was hit. */
+static void drain(struct netlink_stats *nl)
+{
+	uint32_t sender;
+	for (int i = 0; i < NETLINK_DRAIN_MAX; i++) {
+		ssize_t n = receive(nl, MSG_DONTWAIT, &sender);
+		if (n == -EAGAIN || n == -EWOULDBLOCK) {
+			nl->dirty = false;
+			return;
+		}
+		if (n < 0 && n != -EMSGSIZE && n != -ENOBUFS)
+			return; /* a real error: the next request will meet it */
+	}
+}
+
+/* Send one dump request of type with its family message; 0 or -errno. */
+static int send_request(struct netlink_stats *nl, uint16_t type)
+{
+	struct dump_request req = {
+		.hdr = {.nlmsg_type = type, .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP, .nlmsg_seq = ++nl->seq},
 	};
+	if (type == RTM_GETSTATS) {
+		req.hdr.nlmsg_len = NLMSG_LENGTH(sizeof(struct if_stats_msg));
+		req.body.ifsm = (struct if_stats_msg){.family = AF_UNSPEC,
+						      .filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64)};
+	} else {
+		req.hdr.nlmsg_len = NLMSG_LENGTH(sizeof req.body.link);
+		req.body.link.ifi = (struct ifinfomsg){.ifi_family = AF_UNSPEC};
+		req.body.link.ext_attr = (struct rtattr){.rta_len = RTA_LENGTH(sizeof(uint32_t)), .rta_type = IFLA_EXT_MASK};
+		req.body.link.ext_mask = RTEXT_FILTER_SKIP_STATS;
+	}
 	struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
 	ssize_t n;
 	do
@@ -75,91 +130,41 @@ static int send_request(struct netlink_stats *nl)
 	return n < 0 ? -errno : 0;
 }
 
-/* Receive one datagram into the buffer; its length, or -errno (-EMSGSIZE if it did not fit). */
-static ssize_t receive(struct netlink_stats *nl)
-{
-	ssize_t n;
-	do
-		n = recv(nl->fd, nl->buf, NETLINK_BUF_SIZE, MSG_TRUNC);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	return n > NETLINK_BUF_SIZE ? -EMSGSIZE : n;
-}
-
-/* Find IFLA_STATS_LINK_64 in an RTM_NEWSTATS message and copy rx/tx bytes; 0, or -1 if absent. */
-static int parse_stats(const struct nlmsghdr *hdr, struct counter_pair *out)
-{
-	const size_t head = NLMSG_LENGTH(NLMSG_ALIGN(sizeof(struct if_stats_msg)));
-	const unsigned char *base = (const unsigned char *)hdr;
-	for (size_t off = head; hdr->nlmsg_len >= off + sizeof(struct rtattr);) {
-		const struct rtattr *rta = (const void *)(base + off);
-		if (rta->rta_len < sizeof *rta || rta->rta_len > hdr->nlmsg_len - off)
-			return -1;
-		size_t payload = rta->rta_len - RTA_LENGTH(0);
-		if (rta->rta_type == IFLA_STATS_LINK_64 &&
-		    payload >= offsetof(struct rtnl_link_stats64, tx_bytes) + sizeof(uint64_t)) {
-			struct rtnl_link_stats64 stats = {0};
-			memcpy(&stats, RTA_DATA(rta), payload < sizeof stats ? payload : sizeof stats);
-			*out = (struct counter_pair){.rx = stats.rx_bytes, .tx = stats.tx_bytes};
-			return 0;
-		}
-		off += RTA_ALIGN(rta->rta_len);
-	}
-	return -1;
-}
-
-/* Act on one reply message; 1 when the dump ended, 0 if more follow, or -errno. */
-static int handle_message(const struct nlmsghdr *hdr, netlink_stats_fn *fn, void *ctx)
-{
-	if (hdr->nlmsg_type == NLMSG_DONE || hdr->nlmsg_type == NLMSG_ERROR) {
-		int error = 0;
-		if (hdr->nlmsg_len >= NLMSG_LENGTH(sizeof error))
-			memcpy(&error, NLMSG_DATA(hdr), sizeof error);
-		return error < 0 ? error : 1;
-	}
-	struct counter_pair counters;
-	if (hdr->nlmsg_type == RTM_NEWSTATS && fn != NULL &&
-	    hdr->nlmsg_len >= NLMSG_LENGTH(sizeof(struct if_stats_msg)) && parse_stats(hdr, &counters) == 0) {
-		const struct if_stats_msg *ifsm = NLMSG_DATA(hdr);
-		fn((int)ifsm->ifindex, &counters, ctx);
-	}
-	return 0;
-}
-
-/* Walk the messages of one datagram of len bytes; 1 when the dump ended, 0 if more follow, or -errno. */
-static int walk_datagram(const struct netlink_stats *nl, size_t len, netlink_stats_fn *fn, void *ctx)
-{
-	for (size_t off = 0; off < len && len - off >= sizeof(struct nlmsghdr);) {
-		const struct nlmsghdr *hdr = (const void *)(nl->buf + off);
-		if (hdr->nlmsg_len < sizeof *hdr || hdr->nlmsg_len > len - off)
-			return -EBADMSG;
-		off += NLMSG_ALIGN(hdr->nlmsg_len);
-		if (hdr->nlmsg_pid != nl->portid || hdr->nlmsg_seq != nl->seq)
-			continue; /* the rest of an abandoned earlier dump */
-		int rc = handle_message(hdr, fn, ctx);
-		if (rc != 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* Request one dump and call fn for every interface in it; 0 or -errno. Allocates nothing. */
-int netlink_dump(struct netlink_stats *nl, netlink_stats_fn *fn, void *ctx)
+/* Request one dump of type and hand every reply to dump's callbacks; 0 complete, -EINTR
+ * interrupted, or -errno. A dump left before its end marks the socket for draining. */
+static int run_dump(struct netlink_stats *nl, uint16_t type, struct nlparse_dump *dump)
 {
 	if (nl->fd < 0)
 		return -EBADF;
-	int rc = send_request(nl);
-	while (rc == 0) {
-		ssize_t n = receive(nl);
-		if (n < 0)
-			return (int)n;
-		rc = walk_datagram(nl, (size_t)n, fn, ctx);
+	if (nl->dirty)
+		drain(nl);
+	int rc = send_request(nl, type);
+	dump->portid = nl->portid;
+	dump->seq = nl->seq;
+	while (rc == NLPARSE_MORE) {
+		uint32_t sender = 0;
+		ssize_t n = receive(nl, 0, &sender);
+		rc = n < 0 ? (int)n : nlparse_walk(dump, nl->buf, (size_t)n, sender);
 	}
-	return rc < 0 ? rc : 0;
+	if (rc != NLPARSE_DONE) {
+		nl->dirty = true;
+		return rc;
+	}
+	return dump->interrupted ? -EINTR : 0;
 }
 
-/* Close the socket and free the buffer (safe to call on a closed one). */
+int netlink_dump(struct netlink_stats *nl, nlparse_stats_fn *fn, void *ctx)
+{
+	struct nlparse_dump dump = {.stats = fn, .ctx = ctx};
+	return run_dump(nl, RTM_GETSTATS, &dump);
+}
+
+int netlink_links(struct netlink_stats *nl, nlparse_link_fn *fn, void *ctx)
+{
+	struct nlparse_dump dump = {.link = fn, .ctx = ctx};
+	return run_dump(nl, RTM_GETLINK, &dump);
+}
+
 void netlink_close(struct netlink_stats *nl)
 {
 	if (nl->fd >= 0)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* netlink: every interface's byte counters from one rtnetlink RTM_GETSTATS dump. */
+/* netlink: every interface's byte counters from one rtnetlink RTM_GETSTATS dump, and every
+ * interface's name from one RTM_GETLINK dump; the socket I/O (nlparse.c parses the replies). */
 #ifndef KN_NETLINK_H
 #define KN_NETLINK_H
 
-#include "rate.h"
+#include "nlparse.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -16,15 +17,14 @@ struct netlink_stats {
 	int fd;              /* NETLINK_ROUTE socket, -1 while closed */
 	uint32_t portid;     /* our netlink address, to recognise replies */
 	uint32_t seq;        /* sequence number of the last request */
+	bool dirty;          /* a dump was abandoned: drain its leftovers before the next request */
 	unsigned char *buf;  /* NETLINK_BUF_SIZE bytes */
 };
 
-/* Called once per interface in a dump with its ifindex and its rx/tx byte counters. */
-typedef void netlink_stats_fn(int ifindex, const struct counter_pair *counters, void *ctx);
-
 /* Optional, as htop's NetLinkNet.h: configure --disable-netlink, or no Linux headers (musl-gcc),
  * leaves src/netlink.c out and the #else branch below refuses every call; callers need no #ifdef.
- * Fallback chain: netlink RTM_GETSTATS dump -> sysfs statistics files (src/counters.h). */
+ * Fallback chain: netlink RTM_GETSTATS dump (while RTM_GETLINK agrees with sysfs) -> sysfs
+ * statistics files, held open (src/counters.h) -> the same files opened at each sample. */
 #ifndef PACKAGE_VERSION
 #error "include config.h before netlink.h: it says whether the netlink source is built"
 #endif
@@ -40,8 +40,14 @@ static inline bool netlink_built(void)
  * (-EPERM, -EACCES, -EPROTONOSUPPORT, -EOPNOTSUPP... when netlink is refused). */
 int netlink_open(struct netlink_stats *nl);
 
-/* Request one dump and call fn for every interface in it; 0 or -errno. Allocates nothing. */
-int netlink_dump(struct netlink_stats *nl, netlink_stats_fn *fn, void *ctx);
+/* Request one statistics dump and call fn for every interface in it. 0 when the dump is
+ * complete; -EINTR when the kernel flagged it interrupted (fn saw a possibly inconsistent
+ * list); another -errno when it failed (fn may have seen a part). Allocates nothing. */
+int netlink_dump(struct netlink_stats *nl, nlparse_stats_fn *fn, void *ctx);
+
+/* Request one link dump and call fn with every interface's ifindex and name; returns as
+ * netlink_dump() does. */
+int netlink_links(struct netlink_stats *nl, nlparse_link_fn *fn, void *ctx);
 
 /* Close the socket and free the buffer (safe to call on a closed one). */
 void netlink_close(struct netlink_stats *nl);
@@ -63,7 +69,14 @@ static inline int netlink_open(struct netlink_stats *nl)
 }
 
 /* Refuse: there is no socket to dump from. */
-static inline int netlink_dump(struct netlink_stats *nl, netlink_stats_fn *fn, void *ctx)
+static inline int netlink_dump(struct netlink_stats *nl, nlparse_stats_fn *fn, void *ctx)
+{
+	(void)nl, (void)fn, (void)ctx;
+	return -EOPNOTSUPP;
+}
+
+/* Refuse: there is no socket to list links from. */
+static inline int netlink_links(struct netlink_stats *nl, nlparse_link_fn *fn, void *ctx)
 {
 	(void)nl, (void)fn, (void)ctx;
 	return -EOPNOTSUPP;

@@ -56,8 +56,8 @@ void options_help(FILE *f)
 	      "Stops on SIGTERM, SIGINT or SIGHUP after one last sample.\n"
 	      "\n"
 	      "Exit status: 0 success (also when the reader of --print goes away),\n"
-	      "1 runtime error (nothing selected, sysfs unreadable, netlink refused,\n"
-	      "output error), 2 invalid command line.\n",
+	      "1 runtime error (nothing selected, sysfs unreadable, --source=netlink\n"
+	      "refused or not matching sysfs, output error), 2 invalid command line.\n",
 	      f);
 	/* Empty while the project has no address of its own (see AC_INIT). */
 	if (PACKAGE_BUGREPORT[0] != '\0')

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -82,29 +83,47 @@ static bool wait_until(int64_t deadline_ns)
 	}
 }
 
-/* Register NVTX groups for interfaces that do not have one yet, in table (name) order. */
-static void register_new_groups(struct monitor *mon)
+/* NVTX counter groups of the monitored interfaces, by their monitor id. */
+struct groups {
+	uint64_t *by_id;   /* by_id[id] is the group of the interface with that id */
+	size_t registered; /* ids below this have a group */
+	size_t capacity;
+};
+
+/* Register NVTX groups for interfaces that do not have one yet, in table (name) order; the
+ * newcomers stay without a group (and unpublished) if there is no memory for them. */
+static void register_new_groups(const struct monitor *mon, struct groups *groups)
 {
-	for (size_t i = 0; i < mon->count; i++) {
-		struct monitored_iface *entry = &mon->ifaces[i];
-		if (!entry->registered) {
-			entry->group = emit_register_group(entry->name);
-			entry->registered = true;
-		}
+	if (mon->count <= groups->registered)
+		return;
+	if (mon->count > groups->capacity) {
+		uint64_t *grown = realloc(groups->by_id, mon->count * sizeof *grown);
+		if (grown == NULL)
+			return;
+		groups->by_id = grown;
+		groups->capacity = mon->count;
 	}
+	for (size_t i = 0; i < mon->count; i++) {
+		const struct monitored_iface *entry = &mon->ifaces[i];
+		if (entry->id >= groups->registered)
+			groups->by_id[entry->id] = emit_register_group(entry->name);
+	}
+	groups->registered = mon->count;
 }
 
 /* Emit one tick: every group then total, to NVTX and (if asked) CSV; -1 on a CSV write error. */
-static int publish(const struct monitor *mon, uint64_t total_group, FILE *csv, double time_s,
-		   double dt_s)
+static int publish(const struct monitor *mon, const struct groups *groups, uint64_t total_group,
+		   FILE *csv, double time_s, double dt_s)
 {
 	int rc = 0;
 	for (size_t i = 0; i < mon->count; i++) {
 		const struct monitored_iface *entry = &mon->ifaces[i];
+		if (entry->id >= groups->registered)
+			continue; /* no group: out of memory when it came */
 		if (entry->valid)
-			emit_sample(entry->group, &entry->rate);
+			emit_sample(groups->by_id[entry->id], &entry->rate);
 		else
-			emit_no_value(entry->group);
+			emit_no_value(groups->by_id[entry->id]);
 		if (csv != NULL && rc == 0)
 			rc = csv_row(csv, time_s, dt_s, entry->name, entry->valid ? &entry->rate : NULL);
 	}
@@ -136,9 +155,10 @@ static void report_skipped(uint64_t skipped)
 			      (unsigned long long)skipped, skipped == 1 ? "" : "s");
 }
 
-/* Sample until a stop signal or the count; the exit status. */
-static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, uint64_t total_group,
-		       uint64_t *skipped)
+/* Sample until a stop signal or the count, the groups registered; the exit status. Ticks
+ * skipped after stalls are added to *skipped. */
+static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, struct groups *groups,
+		       uint64_t total_group, uint64_t *skipped)
 {
 	const int64_t interval = (int64_t)cfg->interval_us * 1000;
 	const int64_t start = now_ns();
@@ -149,14 +169,14 @@ static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, ui
 		int64_t now = now_ns();
 		if (!stopping && now - last_rescan >= RESCAN_PERIOD_NS) {
 			monitor_rescan(mon); /* a failed listing keeps the current set */
-			monitor_warn_truncated(mon);
-			register_new_groups(mon);
+			monitor_warn(mon);
+			register_new_groups(mon, groups);
 			last_rescan = now;
 			now = now_ns();
 		}
 		double dt_s = (double)(now - prev) / (double)NS_PER_S;
 		monitor_tick(mon, dt_s);
-		if (publish(mon, total_group, cfg->csv, (double)(now - start) / (double)NS_PER_S, dt_s) != 0)
+		if (publish(mon, groups, total_group, cfg->csv, (double)(now - start) / (double)NS_PER_S, dt_s) != 0)
 			return output_failed();
 		prev = now;
 		if (stopping || ticks == cfg->count)
@@ -170,12 +190,16 @@ static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, ui
 /* Register the NVTX groups and sample until a stop signal or the count; returns the exit status. */
 int sampler_run(struct monitor *mon, const struct sampler_config *cfg)
 {
-	register_new_groups(mon);
+	struct groups groups = {0};
+	register_new_groups(mon, &groups);
 	const uint64_t total_group = emit_register_group(EMIT_TOTAL_GROUP);
-	if (cfg->csv != NULL && (csv_header(cfg->csv) != 0 || csv_flush(cfg->csv) != 0))
-		return output_failed();
 	uint64_t skipped = 0;
-	int status = sample_loop(mon, cfg, total_group, &skipped);
+	int status;
+	if (cfg->csv != NULL && (csv_header(cfg->csv) != 0 || csv_flush(cfg->csv) != 0))
+		status = output_failed();
+	else
+		status = sample_loop(mon, cfg, &groups, total_group, &skipped);
 	report_skipped(skipped);
+	free(groups.by_id);
 	return status;
 }

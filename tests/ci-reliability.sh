@@ -81,7 +81,7 @@ build plain --enable-werror
 step "libFuzzer targets, $fuzz_seconds s each"
 if command -v clang >/dev/null 2>&1; then
 	build fuzz CC=clang --enable-fuzzing
-	for target in fuzz_options fuzz_select fuzz_sysfs; do
+	for target in fuzz_options fuzz_select fuzz_sysfs fuzz_netlink; do
 		mkdir -p "$work/corpus/$target"
 		(cd "$work/fuzz" && "./tests/fuzz/$target" -max_total_time="$fuzz_seconds" -max_len=256 \
 			-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \

@@ -6,8 +6,13 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #define MIB UINT64_C(1048576)
 
@@ -100,7 +105,7 @@ START_TEST(initial_rescan_sorted)
 	start(NULL);
 	ck_assert_str_eq(names(), "eth1,eth10,eth2,ib0");
 	for (size_t i = 0; i < mon.count; i++) {
-		ck_assert(!mon.ifaces[i].registered);
+		ck_assert_uint_eq(mon.ifaces[i].id, i); /* the first listing is sorted */
 		ck_assert_int_ge(mon.ifaces[i].files.rx_fd, 0);
 		ck_assert_int_ge(mon.ifaces[i].files.tx_fd, 0);
 	}
@@ -319,19 +324,17 @@ START_TEST(newcomer_added_sorted)
 	fake_iface_add("eth0", "up", 0x1003, 0, 0);
 	fake_iface_add("eth2", "up", 0x1003, 0, 0);
 	start(NULL);
-	for (size_t i = 0; i < mon.count; i++) { /* as the sampler does after registering */
-		mon.ifaces[i].registered = true;
-		mon.ifaces[i].group = 100 + i;
-	}
 	monitor_tick(&mon, 0.0);
 	fake_iface_add("ib0", "up", 0x1003, 0, 0);
 	fake_iface_add("eth1", "up", 0x1003, 7, 7);
 	fake_iface_add("eth3", "down", 0x1002, 0, 0);
 	ck_assert_int_eq(monitor_rescan(&mon), 0);
 	ck_assert_str_eq(names(), "eth0,eth1,eth2,ib0");
-	ck_assert(entry("eth0")->registered && entry("eth0")->group == 100);
-	ck_assert(entry("eth2")->registered && entry("eth2")->group == 101);
-	ck_assert(!entry("eth1")->registered && !entry("ib0")->registered);
+	ck_assert_uint_eq(entry("eth0")->id, 0); /* ids stay with the names across the insertion */
+	ck_assert_uint_eq(entry("eth2")->id, 1);
+	ck_assert_uint_ge(entry("eth1")->id, 2);
+	ck_assert_uint_ge(entry("ib0")->id, 2);
+	ck_assert_uint_ne(entry("eth1")->id, entry("ib0")->id);
 	fake_iface_set("eth2", MIB, 0);
 	monitor_tick(&mon, 1.0);
 	assert_rate("eth2", 1.0, 0.0); /* kept its baseline across the insertion */
@@ -400,6 +403,148 @@ START_TEST(init_unreadable)
 }
 END_TEST
 
+/* The lowest free file descriptor: how many the process holds before the test. */
+static int fds_in_use(void)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	return fd;
+}
+
+/* Add n up interfaces veth000... with zero counters. */
+static void add_vethes(int n)
+{
+	char name[IFACE_NAME_MAX];
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "veth%03d", i);
+		fake_iface_add(name, "up", 0x1003, 0, 0);
+	}
+}
+
+/* Move every veth's counters by one MiB each way, tick one second, and assert all 1 MiB/s. */
+static void assert_all_valued(int n)
+{
+	static uint64_t moved;
+	char name[IFACE_NAME_MAX];
+	moved += MIB;
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "veth%03d", i);
+		fake_iface_set(name, moved, moved);
+	}
+	monitor_tick(&mon, 1.0);
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "veth%03d", i);
+		assert_rate(name, 1.0, 1.0);
+	}
+	assert_total(n, n);
+}
+
+START_TEST(fd_limit_raised_as_needed)
+{
+	add_vethes(40);
+	struct rlimit low = {(rlim_t)fds_in_use() + 20, (rlim_t)fds_in_use() + 1000};
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
+	start(NULL);
+	struct rlimit now;
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &now), 0);
+	ck_assert_uint_eq(now.rlim_cur, 2 * 40 + 64); /* 2 files each and the margin, no more */
+	ck_assert_uint_eq(now.rlim_max, low.rlim_max);
+	for (size_t i = 0; i < mon.count; i++)
+		ck_assert(mon.ifaces[i].files.rx_fd >= 0 && !mon.ifaces[i].per_tick);
+	ck_assert_uint_eq(mon.notes & MONITOR_NOTE_FDS, 0);
+	monitor_tick(&mon, 0.0);
+	assert_all_valued(40);
+}
+END_TEST
+
+START_TEST(fd_limit_hard_reads_per_tick)
+{
+	add_vethes(40);
+	rlim_t limit = 64 + 20; /* the margin kept free, and room for 10 interfaces' files */
+	ck_assert_int_lt(fds_in_use() + 20, (int)limit);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &(struct rlimit){limit, limit}), 0);
+	start(NULL);
+	ck_assert_uint_eq(mon.count, 40); /* the default rule's reads still found room */
+	size_t per_tick = 0;
+	for (size_t i = 0; i < mon.count; i++)
+		per_tick += mon.ifaces[i].per_tick;
+	ck_assert_uint_eq(per_tick, 30);
+	ck_assert_uint_ne(mon.notes & MONITOR_NOTE_FDS, 0);
+	monitor_tick(&mon, 0.0);
+	assert_all_valued(40); /* every interface has a value, held files or not */
+	assert_all_valued(40); /* again: the per-tick reads closed what they opened */
+}
+END_TEST
+
+/* Mirror the process's own interfaces (names and ifindexes, as netlink sees them) in the fake
+ * tree; in a network namespace of its own when allowed (root), so that nothing races. */
+static void mirror_own_interfaces(void)
+{
+	(void)unshare(CLONE_NEWNET); /* the test runs in a forked child: nothing leaks */
+	struct if_nameindex *list = if_nameindex();
+	ck_assert_ptr_nonnull(list);
+	for (struct if_nameindex *p = list; p->if_index != 0; p++) {
+		char text[32];
+		fake_iface_add(p->if_name, "up", 0x1003, 0, 0);
+		snprintf(text, sizeof text, "%u\n", p->if_index);
+		fake_iface_write(p->if_name, "ifindex", text);
+	}
+	if_freenameindex(list);
+}
+
+/* Start on the fake tree with every name selected and the netlink source. */
+static void start_netlink(void)
+{
+	const char *all[] = {".*", NULL};
+	char err[IFACE_ERR_MAX] = "";
+	ck_assert_msg(iface_selector_init(&sel, all, 1, err) == 0, "%s", err);
+	ck_assert_msg(monitor_init(&mon, root, &sel, err) == 0, "%s", err);
+	ck_assert_int_eq(monitor_use_netlink(&mon), 0);
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+}
+
+START_TEST(netlink_kept_while_sysfs_agrees)
+{
+	mirror_own_interfaces();
+	start_netlink();
+	ck_assert(monitor_uses_netlink(&mon));
+	ck_assert_uint_eq(mon.notes & MONITOR_NOTE_NETNS, 0);
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	ck_assert(monitor_uses_netlink(&mon));
+}
+END_TEST
+
+START_TEST(netlink_given_up_when_an_ifindex_differs)
+{
+	mirror_own_interfaces();
+	fake_iface_write("lo", "ifindex", "9999\n"); /* lo is 1 in every namespace */
+	start_netlink();
+	ck_assert(!monitor_uses_netlink(&mon));
+	ck_assert_uint_ne(mon.notes & MONITOR_NOTE_NETNS, 0);
+	ck_assert_int_ge(entry("lo")->files.rx_fd, 0); /* sysfs files held instead */
+}
+END_TEST
+
+START_TEST(netlink_given_up_mid_run)
+{
+	mirror_own_interfaces();
+	start_netlink();
+	ck_assert(monitor_uses_netlink(&mon));
+	monitor_tick(&mon, 0.0);
+	fake_iface_add("kn-extra0", "up", 0x1003, 0, 0); /* sysfs now lists one more than netlink */
+	fake_iface_write("kn-extra0", "ifindex", "9999\n");
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	ck_assert(!monitor_uses_netlink(&mon));
+	ck_assert_uint_ne(mon.notes & MONITOR_NOTE_NETNS, 0);
+	monitor_tick(&mon, 1.0);
+	assert_no_value("lo"); /* netlink's baseline is not sysfs's */
+	fake_iface_set("lo", MIB, 0);
+	monitor_tick(&mon, 1.0);
+	assert_rate("lo", 1.0, 0.0); /* the fake tree's counters, read from sysfs */
+}
+END_TEST
+
 /* Add fn as a tcase of its own, with a fake tree around it. */
 static void add(Suite *s, const char *name, const TTest *fn)
 {
@@ -426,6 +571,11 @@ static Suite *monitor_suite(void)
 	add(s, "rescan_idempotent", rescan_idempotent);
 	add(s, "many_interfaces", many_interfaces);
 	add(s, "init_unreadable", init_unreadable);
+	add(s, "fd_limit_raised_as_needed", fd_limit_raised_as_needed);
+	add(s, "fd_limit_hard_reads_per_tick", fd_limit_hard_reads_per_tick);
+	add(s, "netlink_kept_while_sysfs_agrees", netlink_kept_while_sysfs_agrees);
+	add(s, "netlink_given_up_when_an_ifindex_differs", netlink_given_up_when_an_ifindex_differs);
+	add(s, "netlink_given_up_mid_run", netlink_given_up_mid_run);
 	return s;
 }
 

@@ -31,12 +31,14 @@ add_iface() {
 	echo "$4" >"$d/statistics/tx_bytes"
 }
 
-# vg CODE NAME ARGS...: run the plugin under memcheck; a failure on any report or another exit.
+# vg CODE NAME ARGS...: run the plugin under memcheck (through $wrap, if set, a script that
+# execs its arguments); a failure on any report or another exit.
 vg() {
 	code=$1 name=$2
 	shift 2
 	runs=$((runs + 1))
-	if valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	# shellcheck disable=SC2086 # $wrap: empty or one path
+	if ${wrap:-} valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--show-leak-kinds=definite,indirect --track-fds=no --log-file="$tmp/$name.vg" \
 		"$KN_PLUGIN" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null; then
 		rc=0
@@ -94,6 +96,22 @@ if "$KN_PLUGIN" --help | grep -q -- '--source'; then src="--source=sysfs"; fi
 		unset NVTX_INJECTION64_PATH KN_NVTX_LOG
 	fi
 }
+
+# 200 interfaces and an fd limit of 256 (hard): most are read by opening their files per tick.
+many=$tmp/many
+i=0
+while [ "$i" -lt 200 ]; do
+	add_iface "$many" "e$i" "$i" "$i"
+	i=$((i + 1))
+done
+printf '#!/bin/sh\nulimit -n 256 && exec "$@"\n' >"$tmp/limit-fds" && chmod +x "$tmp/limit-fds"
+wrap=$tmp/limit-fds vg 0 fdlimit --sysfs="$many" $src -p -n 5 -i 1000
+# As root: a network namespace of its own under the host's /sys, so netlink is given up.
+if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
+	printf '#!/bin/sh\nexec unshare -n "$@"\n' >"$tmp/foreign-ns" && chmod +x "$tmp/foreign-ns"
+	wrap=$tmp/foreign-ns vg 0 foreign-netns -p -n 5 -i 1000 -d '.*'
+fi
+unset wrap
 
 # A run stopped by SIGTERM while interfaces come and go (rescans once a second).
 add_iface "$good" e2 0 0
