@@ -8,9 +8,17 @@
 #include <stdio.h>
 #include <string.h>
 
+static const char *message_prefix = MESSAGE_PREFIX;
+
+void message_set_prefix(const char *prefix)
+{
+	message_prefix = prefix;
+}
+
 void message_print(const char *format, ...)
 {
-	char line[sizeof MESSAGE_PREFIX + MESSAGE_MAX + 1] = MESSAGE_PREFIX;
+	char line[MESSAGE_PREFIX_MAX + MESSAGE_MAX + 1];
+	snprintf(line, MESSAGE_PREFIX_MAX, "%s", message_prefix);
 	size_t start = strlen(line);
 	va_list args;
 	va_start(args, format);

@@ -11,6 +11,10 @@
 
 #define MESSAGE_PREFIX "kvikio_nic: "
 #define MESSAGE_MAX 4096 /* longer messages are cut */
+#define MESSAGE_PREFIX_MAX 64 /* longer prefixes are cut */
+
+/* Use prefix instead of "kvikio_nic: " (another program of the package: "kvikio_nic_report: "). */
+void message_set_prefix(const char *prefix);
 
 /* Print "kvikio_nic: " and the printf-formatted text as one line on stderr. Control
  * characters (an argument with a newline) are shown as '?', so it stays one line. */

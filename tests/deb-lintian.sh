@@ -55,7 +55,7 @@ Source: kvikio-nic
 Section: devel
 Priority: optional
 Maintainer: $maint
-Build-Depends: debhelper-compat (= 13), check, pkg-config
+Build-Depends: debhelper-compat (= 13), check, pkg-config, libsqlite3-dev
 Standards-Version: 4.6.2
 Rules-Requires-Root: no
 
@@ -67,6 +67,8 @@ Description: network interface bandwidth on the Nsight Systems timeline
  the kernel's per-interface byte counters at a fixed interval and emits the
  receive and transmit rates as NVTX counters, one group per interface plus
  a total. Without Nsight Systems it prints the same samples as CSV.
+ kvikio_nic_report summarizes the recorded bandwidth per interface, NVTX
+ range and node.
 EOF
 printf '%%:\n\tdh $@\n' >"$src/debian/rules"
 chmod 0755 "$src/debian/rules"

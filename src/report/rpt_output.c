@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* rpt_output: the rows of kvikio_nic_report as an aligned table, CSV or JSON. */
+#include "config.h"
+
+#include "rpt_output.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const summary_columns[] = {"report", "host", "group", "samples", "seconds",
+	"rx_MiB", "tx_MiB", "rx_mean", "rx_p50", "rx_p95", "rx_max", "tx_mean", "tx_p50", "tx_p95",
+	"tx_max"};
+static const char *const range_columns[] = {"report", "host", "range", "count", "seconds", "group",
+	"rx_MiB", "tx_MiB", "rx_mean", "tx_mean"};
+#define NSUMMARY (sizeof summary_columns / sizeof summary_columns[0])
+#define NRANGE (sizeof range_columns / sizeof range_columns[0])
+
+/* One cell: text, or a number (NaN: none) printed per format. */
+struct cell {
+	const char *text; /* NULL for a number */
+	double num;
+	bool integer;
+};
+
+/* All rows, kept until printed (the table needs every width). */
+struct sheet {
+	const char *const *columns;
+	size_t ncols, nrows, cap;
+	struct cell *cells; /* nrows * ncols */
+	bool oom;
+};
+
+/* A new row of cells, or NULL when out of memory (then sheet->oom). */
+static struct cell *sheet_row(struct sheet *sh)
+{
+	if (sh->nrows == sh->cap) {
+		size_t ncap = sh->cap ? 2 * sh->cap : 64;
+		struct cell *p = realloc(sh->cells, ncap * sh->ncols * sizeof *p);
+		if (p == NULL) {
+			sh->oom = true;
+			return NULL;
+		}
+		sh->cells = p;
+		sh->cap = ncap;
+	}
+	return &sh->cells[sh->nrows++ * sh->ncols];
+}
+
+/* Cell makers. */
+static struct cell text_cell(const char *s)
+{
+	return (struct cell){.text = s != NULL ? s : ""};
+}
+
+static struct cell num_cell(double v)
+{
+	return (struct cell){.num = v};
+}
+
+static struct cell int_cell(uint64_t v)
+{
+	return (struct cell){.num = (double)v, .integer = true};
+}
+
+/* Format a cell for the format into buf: "" for no number in CSV, "null" in JSON, "-" in tables. */
+static const char *cell_format(const struct cell *c, enum rpt_format format, char *buf, size_t size)
+{
+	if (c->text != NULL)
+		return c->text;
+	if (isnan(c->num))
+		return format == RPT_JSON ? "null" : format == RPT_CSV ? "" : "-";
+	if (c->integer)
+		snprintf(buf, size, "%.0f", c->num);
+	else
+		snprintf(buf, size, format == RPT_TABLE ? "%.3f" : "%.15g", c->num);
+	return buf;
+}
+
+/* Print text as a JSON string. */
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+/* Print text as a CSV field (quoted when it holds a comma, quote or line break). */
+static void csv_field(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* Print the sheet as CSV with one header line. */
+static void print_csv(FILE *f, const struct sheet *sh)
+{
+	char buf[64];
+	for (size_t c = 0; c < sh->ncols; c++)
+		fprintf(f, "%s%s", c ? "," : "", sh->columns[c]);
+	fputc('\n', f);
+	for (size_t r = 0; r < sh->nrows; r++) {
+		for (size_t c = 0; c < sh->ncols; c++) {
+			if (c)
+				fputc(',', f);
+			csv_field(f, cell_format(&sh->cells[r * sh->ncols + c], RPT_CSV, buf, sizeof buf));
+		}
+		fputc('\n', f);
+	}
+}
+
+/* Print the sheet as a JSON array of objects, one per line. */
+static void print_json(FILE *f, const struct sheet *sh)
+{
+	char buf[64];
+	fputs("[", f);
+	for (size_t r = 0; r < sh->nrows; r++) {
+		fputs(r ? ",\n  {" : "\n  {", f);
+		for (size_t c = 0; c < sh->ncols; c++) {
+			const struct cell *cell = &sh->cells[r * sh->ncols + c];
+			fprintf(f, "%s\"%s\": ", c ? ", " : "", sh->columns[c]);
+			if (cell->text != NULL)
+				json_string(f, cell->text);
+			else
+				fputs(cell_format(cell, RPT_JSON, buf, sizeof buf), f);
+		}
+		fputs("}", f);
+	}
+	fputs(sh->nrows ? "\n]\n" : "]\n", f);
+}
+
+/* Whether the column holds text (left-aligned in a table). */
+static bool text_column(const char *name)
+{
+	return strcmp(name, "report") == 0 || strcmp(name, "host") == 0 || strcmp(name, "group") == 0 ||
+	       strcmp(name, "range") == 0;
+}
+
+/* Print the sheet as an aligned table: text left, numbers right, two spaces apart. */
+static int print_table(FILE *f, const struct sheet *sh)
+{
+	char buf[64];
+	if (sh->nrows == 0)
+		return 0; /* nothing read: no header either */
+	size_t *width = calloc(sh->ncols, sizeof *width);
+	if (width == NULL)
+		return -1;
+	for (size_t c = 0; c < sh->ncols; c++)
+		width[c] = strlen(sh->columns[c]);
+	for (size_t r = 0; r < sh->nrows; r++)
+		for (size_t c = 0; c < sh->ncols; c++) {
+			size_t w = strlen(cell_format(&sh->cells[r * sh->ncols + c], RPT_TABLE, buf, sizeof buf));
+			width[c] = w > width[c] ? w : width[c];
+		}
+	for (size_t r = 0; r <= sh->nrows; r++) {
+		for (size_t c = 0; c < sh->ncols; c++) {
+			const struct cell *cell = r ? &sh->cells[(r - 1) * sh->ncols + c] : NULL;
+			const char *s = cell ? cell_format(cell, RPT_TABLE, buf, sizeof buf) : sh->columns[c];
+			bool left = text_column(sh->columns[c]);
+			const char *sep = c + 1 < sh->ncols ? "  " : "";
+			if (left)
+				fprintf(f, "%-*s%s", c + 1 < sh->ncols ? (int)width[c] : 0, s, sep);
+			else
+				fprintf(f, "%*s%s", (int)width[c], s, sep);
+		}
+		fputc('\n', f);
+	}
+	free(width);
+	return 0;
+}
+
+/* Sum of a and b where NaN means "none" (NaN only when both are). */
+static double add_defined(double a, double b)
+{
+	return isnan(a) ? b : isnan(b) ? a : a + b;
+}
+
+/* Append the summary row of one group. */
+static void summary_row(struct sheet *sh, const char *report, const char *host,
+			const struct rpt_group_result *g)
+{
+	struct cell *c = sheet_row(sh);
+	if (c == NULL)
+		return;
+	const struct rpt_field_stats *rx = &g->rx, *tx = &g->tx;
+	struct cell row[NSUMMARY] = {text_cell(report), text_cell(host), text_cell(g->name),
+		int_cell(g->samples), num_cell(g->seconds), num_cell(rx->mib), num_cell(tx->mib),
+		num_cell(rx->mean), num_cell(rx->p50), num_cell(rx->p95), num_cell(rx->max),
+		num_cell(tx->mean), num_cell(tx->p50), num_cell(tx->p95), num_cell(tx->max)};
+	memcpy(c, row, sizeof row);
+}
+
+/* Whether name is among the first k group names of the inputs before (i, g); for --sum order. */
+static bool seen_before(const struct rpt_input *in, size_t i, size_t g, const char *name)
+{
+	for (size_t a = 0; a <= i; a++)
+		for (size_t b = 0; in[a].ok && b < (a == i ? g : in[a].res.ngroups); b++)
+			if (strcmp(in[a].res.groups[b].name, name) == 0)
+				return true;
+	return false;
+}
+
+/* The --sum row of group name: counts, seconds and MiB summed, means summed, percentiles none. */
+static void summary_sum_row(struct sheet *sh, const struct rpt_input *in, size_t n, const char *name)
+{
+	struct rpt_group_result total = {.name = (char *)name};
+	total.rx = total.tx = (struct rpt_field_stats){0, NAN, NAN, NAN, NAN};
+	for (size_t i = 0; i < n; i++)
+		for (size_t g = 0; in[i].ok && g < in[i].res.ngroups; g++) {
+			const struct rpt_group_result *r = &in[i].res.groups[g];
+			if (strcmp(r->name, name) != 0)
+				continue;
+			total.samples += r->samples;
+			total.seconds += r->seconds;
+			total.rx.mib += r->rx.mib;
+			total.tx.mib += r->tx.mib;
+			total.rx.mean = add_defined(total.rx.mean, r->rx.mean);
+			total.tx.mean = add_defined(total.tx.mean, r->tx.mean);
+		}
+	summary_row(sh, RPT_SUM_REPORT, "", &total);
+}
+
+/* Fill the summary sheet. */
+static void summary_sheet(struct sheet *sh, const struct rpt_input *in, size_t n, bool sum)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t g = 0; in[i].ok && g < in[i].res.ngroups; g++)
+			summary_row(sh, in[i].name, in[i].res.host, &in[i].res.groups[g]);
+	for (size_t i = 0; sum && i < n; i++)
+		for (size_t g = 0; in[i].ok && g < in[i].res.ngroups; g++)
+			if (!seen_before(in, i, g, in[i].res.groups[g].name))
+				summary_sum_row(sh, in, n, in[i].res.groups[g].name);
+}
+
+/* Values of one ranges row. */
+struct range_values {
+	uint64_t count;
+	double seconds, rx, tx, rx_mean, tx_mean;
+};
+
+/* Append one ranges row. */
+static void range_row(struct sheet *sh, const char *report, const char *host, const char *range,
+		      const char *group, const struct range_values *v)
+{
+	struct cell *c = sheet_row(sh);
+	if (c == NULL)
+		return;
+	struct cell row[NRANGE] = {text_cell(report), text_cell(host), text_cell(range),
+		int_cell(v->count), num_cell(v->seconds), text_cell(group), num_cell(v->rx),
+		num_cell(v->tx), num_cell(v->rx_mean), num_cell(v->tx_mean)};
+	memcpy(c, row, sizeof row);
+}
+
+/* The values of range name k and group g of one result (mean: MiB / seconds). */
+static struct range_values range_values_of(const struct rpt_result *res, size_t k, size_t g)
+{
+	struct range_values v = {res->range_count[k], res->range_seconds[k],
+		res->range_rx[k * res->ngroups + g], res->range_tx[k * res->ngroups + g], NAN, NAN};
+	if (v.seconds > 0) {
+		v.rx_mean = v.rx / v.seconds;
+		v.tx_mean = v.tx / v.seconds;
+	}
+	return v;
+}
+
+/* Whether (range, group) occurred in an input before (i, k, g). */
+static bool range_seen_before(const struct rpt_input *in, size_t i, const char *range,
+			      const char *group)
+{
+	for (size_t a = 0; a < i; a++) {
+		const struct rpt_result *r = &in[a].res;
+		for (size_t k = 0; in[a].ok && k < r->ranges.nnames; k++)
+			for (size_t g = 0; strcmp(r->ranges.names[k], range) == 0 && g < r->ngroups; g++)
+				if (strcmp(r->groups[g].name, group) == 0)
+					return true;
+	}
+	return false;
+}
+
+/* The --sum row of (range, group): counts, seconds and MiB summed, means summed. */
+static void range_sum_row(struct sheet *sh, const struct rpt_input *in, size_t n, const char *range,
+			  const char *group)
+{
+	struct range_values t = {0, 0, 0, 0, NAN, NAN};
+	for (size_t i = 0; i < n; i++) {
+		const struct rpt_result *r = &in[i].res;
+		for (size_t k = 0; in[i].ok && k < r->ranges.nnames; k++)
+			for (size_t g = 0; strcmp(r->ranges.names[k], range) == 0 && g < r->ngroups; g++) {
+				if (strcmp(r->groups[g].name, group) != 0)
+					continue;
+				struct range_values v = range_values_of(r, k, g);
+				t.count += v.count;
+				t.seconds += v.seconds;
+				t.rx += v.rx;
+				t.tx += v.tx;
+				t.rx_mean = add_defined(t.rx_mean, v.rx_mean);
+				t.tx_mean = add_defined(t.tx_mean, v.tx_mean);
+			}
+	}
+	range_row(sh, RPT_SUM_REPORT, "", range, group, &t);
+}
+
+/* Fill the ranges sheet: per report, range name (sorted) and group; then the --sum rows. */
+static void ranges_sheet(struct sheet *sh, const struct rpt_input *in, size_t n, bool sum)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct rpt_result *r = &in[i].res;
+		for (size_t k = 0; in[i].ok && k < r->ranges.nnames; k++)
+			for (size_t g = 0; g < r->ngroups; g++) {
+				struct range_values v = range_values_of(r, k, g);
+				range_row(sh, in[i].name, r->host, r->ranges.names[k], r->groups[g].name, &v);
+			}
+	}
+	for (size_t i = 0; sum && i < n; i++) {
+		const struct rpt_result *r = &in[i].res;
+		for (size_t k = 0; in[i].ok && k < r->ranges.nnames; k++)
+			for (size_t g = 0; g < r->ngroups; g++) {
+				bool dup = range_seen_before(in, i, r->ranges.names[k], r->groups[g].name);
+				for (size_t b = 0; !dup && b < g; b++)
+					dup = strcmp(r->groups[b].name, r->groups[g].name) == 0;
+				if (!dup)
+					range_sum_row(sh, in, n, r->ranges.names[k], r->groups[g].name);
+			}
+	}
+}
+
+int rpt_output_print(FILE *f, enum rpt_format format, bool ranges, bool sum,
+		     const struct rpt_input *in, size_t n)
+{
+	struct sheet sh = {.columns = ranges ? range_columns : summary_columns,
+			   .ncols = ranges ? NRANGE : NSUMMARY};
+	if (ranges)
+		ranges_sheet(&sh, in, n, sum);
+	else
+		summary_sheet(&sh, in, n, sum);
+	int rc = sh.oom ? -1 : 0;
+	if (rc == 0 && format == RPT_CSV)
+		print_csv(f, &sh);
+	else if (rc == 0 && format == RPT_JSON)
+		print_json(f, &sh);
+	else if (rc == 0)
+		rc = print_table(f, &sh);
+	free(sh.cells);
+	return rc;
+}

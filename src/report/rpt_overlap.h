@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* rpt_overlap: bytes moved inside NVTX ranges, from samples streamed in time order.
+ * A sample covers the half-open window (a, b] at a constant rate; what it moved inside a range
+ * [s, e] is rate * |(a, b] ∩ [s, e]|. Each range counts on its own (nested or overlapping ranges
+ * both get the bytes). The sweep keeps, per group, the integral C(t) of the rate since the
+ * second sample and adds C(e) - C(s) to the range's name; the first sample, whose window is
+ * known only at the end (one median interval), is added range by range with rpt_sweep_first(). */
+#ifndef KN_RPT_OVERLAP_H
+#define KN_RPT_OVERLAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One NVTX range: [start, end] in ns, and the index of its name. */
+struct rpt_range {
+	int64_t start, end;
+	uint32_t name;
+};
+
+/* A range's start (sign -1) or end (sign +1), sorted by time. */
+struct rpt_endpoint {
+	int64_t t;
+	uint32_t name;
+	int32_t sign;
+};
+
+/* What every group of one report shares: the ranges and their sorted endpoints. */
+struct rpt_sweep {
+	const struct rpt_range *ranges;
+	size_t nranges, nnames;
+	struct rpt_endpoint *ends; /* 2 * nranges, by time */
+};
+
+/* One group's progress: endpoints passed, the integrals so far, the sums per range name. */
+struct rpt_sweep_group {
+	size_t next;             /* first endpoint not yet passed */
+	double c_rx, c_tx;       /* integral of the rate (MiB/s * ns) over the windows so far */
+	double *acc_rx, *acc_tx; /* per name: MiB/s * ns inside its ranges */
+};
+
+/* Sort the endpoints of n ranges; -1 when out of memory. */
+int rpt_sweep_init(struct rpt_sweep *sw, const struct rpt_range *ranges, size_t n, size_t nnames);
+
+/* Free the endpoints. */
+void rpt_sweep_free(struct rpt_sweep *sw);
+
+/* Start one group; -1 when out of memory. */
+int rpt_sweep_group_init(struct rpt_sweep_group *g, const struct rpt_sweep *sw);
+
+/* Free the group's sums. */
+void rpt_sweep_group_free(struct rpt_sweep_group *g);
+
+/* Add the window (a, b] at rates rx, tx (valid false: a sample without a value, rate 0). */
+void rpt_sweep_window(struct rpt_sweep_group *g, const struct rpt_sweep *sw, int64_t a, int64_t b,
+		      bool valid, double rx, double tx);
+
+/* Pass the endpoints after the last window. */
+void rpt_sweep_finish(struct rpt_sweep_group *g, const struct rpt_sweep *sw);
+
+/* Add the first sample's window (a, b] (a may be fractional) at rates rx, tx to every range. */
+void rpt_sweep_first(struct rpt_sweep_group *g, const struct rpt_sweep *sw, double a, int64_t b,
+		     double rx, double tx);
+
+/* Length of the intersection of (a, b] and [s, e], 0 when they do not meet. */
+double rpt_overlap_length(double a, double b, double s, double e);
+
+#endif

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* report-gen: write a synthetic nsys 2025.3.1-shaped export for tests/report.test and the
+ * benchmark (bench/report.sh).
+ *   report-gen FILE good [HOST]     groups eth0, total; 20 samples 100 ms apart; ranges
+ *   report-gen FILE nodomain        the same without the 'KvikIO NIC' domain
+ *   report-gen FILE bench SAMPLES GROUPS HZ RANGES   SAMPLES in all, round-robin over GROUPS */
+#include "config.h"
+
+#include "report-export.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MS INT64_C(1000000)
+
+/* The small export: eth0 at rx 10 MiB/s, tx 5; total the same; ranges "load" and "idle". */
+static void small(const char *path, bool domain, const char *host)
+{
+	struct fx fx;
+	fx_open(&fx, path, domain, host);
+	int64_t eth0 = fx_type(&fx, "NIC bandwidth: eth0", "rx", "tx");
+	int64_t total = fx_type(&fx, "NIC bandwidth: total", "rx", "tx");
+	for (int i = 0; i < 20; i++) {
+		fx_sample(&fx, eth0, (1000 + 100 * i) * MS, 10, 5);
+		fx_sample(&fx, total, (1000 + 100 * i) * MS + 1000, 10, 5);
+	}
+	fx_range(&fx, "load", 1000 * MS, 1500 * MS, FX_PUSHPOP, false);
+	fx_range(&fx, "load", 2000 * MS, 2500 * MS, FX_PUSHPOP, false);
+	fx_range(&fx, "idle", 1500 * MS, 2000 * MS, FX_STARTEND, true);
+	fx_close(&fx);
+}
+
+/* The benchmark's export: n samples over g groups at hz, r ranges spread over the time. */
+static void bench(const char *path, long n, long g, long hz, long r)
+{
+	struct fx fx;
+	fx_open(&fx, path, true, "bench");
+	int64_t types[64];
+	for (long k = 0; k < g && k < 64; k++) {
+		char name[64];
+		snprintf(name, sizeof name, "NIC bandwidth: if%ld", k);
+		types[k] = fx_type(&fx, name, "rx", "tx");
+	}
+	int64_t period = 1000000000 / hz, ticks = n / g;
+	for (int64_t i = 0; i < ticks; i++)
+		for (long k = 0; k < g; k++)
+			fx_sample(&fx, types[k], 1000 * MS + i * period + k * 1000,
+				  (double)((i * 7 + k) % 1000), (double)((i * 13 + k) % 500));
+	int64_t span = ticks * period, step = span / (r > 0 ? r : 1);
+	for (long k = 0; k < r; k++) {
+		static const char *const names[] = {"epoch", "load batch", "checkpoint", "decode"};
+		fx_range(&fx, names[k % 4], 1000 * MS + k * step, 1000 * MS + k * step + step * 3 / 4,
+			 k % 2 ? FX_PUSHPOP : FX_STARTEND, false);
+	}
+	fx_close(&fx);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && strcmp(argv[2], "good") == 0)
+		small(argv[1], true, argc > 3 ? argv[3] : "node-a");
+	else if (argc == 3 && strcmp(argv[2], "nodomain") == 0)
+		small(argv[1], false, "node-a");
+	else if (argc == 7 && strcmp(argv[2], "bench") == 0)
+		bench(argv[1], atol(argv[3]), atol(argv[4]), atol(argv[5]), atol(argv[6]));
+	else {
+		fputs("usage: report-gen FILE good [HOST] | nodomain | bench SAMPLES GROUPS HZ RANGES\n", stderr);
+		return 2;
+	}
+	return 0;
+}

@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_report: kvikio_nic_report's numbers on synthetic exports with exact expected values:
+ * integrals, percentiles, range overlaps, no-value samples, unnamed groups, bad inputs, formats. */
+#include "config.h"
+
+#include "report-export.h"
+#include "rpt_analyze.h"
+#include "rpt_db.h"
+#include "rpt_output.h"
+#include "rpt_overlap.h"
+#include "rpt_stats.h"
+#include "rpt_svg.h"
+
+#include "testutil.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MS INT64_C(1000000) /* ns */
+#define TOL 1e-9
+
+static char dir[64];
+static char path[128];
+
+/* A temporary folder and the export path in it. */
+static void setup(void)
+{
+	snprintf(dir, sizeof dir, "%s", "/tmp/kn-test-report.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/r.sqlite", dir);
+}
+
+/* Remove the export and its folder. */
+static void teardown(void)
+{
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Keep ranges whose name is ctx (NULL: every range). */
+static bool keep_named(const char *name, void *ctx)
+{
+	return ctx == NULL || strcmp(name, ctx) == 0;
+}
+
+/* Analyze path (ranges on, names kept by keep_named(ctx)); the rc, the reason in err. */
+static int analyze(struct rpt_result *res, const char *only, char err[RPT_ERR_MAX])
+{
+	struct rpt_db db;
+	struct rpt_config cfg = {.ranges = true, .keep_range = keep_named, .keep_ctx = (void *)only,
+				 .series = true};
+	if (rpt_db_open(&db, path, err) != 0)
+		return -1;
+	int rc = rpt_analyze(&db, &cfg, res, err);
+	rpt_db_close(&db);
+	return rc;
+}
+
+/* Analyze, failing the test on an error. */
+static void analyze_ok(struct rpt_result *res)
+{
+	char err[RPT_ERR_MAX] = "";
+	int rc = analyze(res, NULL, err);
+	ck_assert_msg(rc == 0, "analyze: %s", err);
+}
+
+/* The index of range name in res, failing when absent. */
+static size_t range_index(const struct rpt_result *res, const char *name)
+{
+	for (size_t k = 0; k < res->ranges.nnames; k++)
+		if (strcmp(res->ranges.names[k], name) == 0)
+			return k;
+	ck_abort_msg("no range named %s", name);
+	return 0;
+}
+
+/* Four samples 100 ms apart at rx 10, 20, 30, 40 and tx 1, 2, 3, 4 in group eth0 from t0 ms. */
+static int64_t four_samples(struct fx *fx, int64_t t0)
+{
+	int64_t type = fx_type(fx, "NIC bandwidth: eth0", "rx", "tx");
+	for (int i = 0; i < 4; i++)
+		fx_sample(fx, type, (t0 + 100 * i) * MS, 10.0 * (i + 1), i + 1.0);
+	return type;
+}
+
+START_TEST(percentile_linear)
+{
+	double v[] = {40, 10, 30, 20};
+	rpt_sort_doubles(v, 4);
+	ck_assert_double_eq(rpt_percentile_sorted(v, 4, 50), 25);
+	ck_assert_double_eq_tol(rpt_percentile_sorted(v, 4, 95), 38.5, 1e-12);
+	ck_assert_double_eq(rpt_percentile_sorted(v, 4, 100), 40);
+	ck_assert_double_eq(rpt_percentile_sorted(v, 4, 0), 10);
+	ck_assert_double_eq(rpt_percentile_sorted(v, 1, 95), 10);
+	ck_assert(isnan(rpt_percentile_sorted(v, 0, 50)));
+	int64_t iv[] = {200, 100, 100, 200};
+	ck_assert_double_eq(rpt_median_int64(iv, 4), 150);
+	int64_t odd[] = {5, 1, 3};
+	ck_assert_double_eq(rpt_median_int64(odd, 3), 3);
+	ck_assert(!rpt_field_valid(true, 9.88e-324)); /* NoValue as nsys 2025.3.1 exports it */
+	ck_assert(rpt_field_valid(true, 0.0));
+	ck_assert(!rpt_field_valid(false, 1.0));
+	ck_assert(!rpt_field_valid(true, NAN));
+}
+END_TEST
+
+START_TEST(summary_exact)
+{
+	struct fx fx;
+	fx_open(&fx, path, true, "node-a");
+	four_samples(&fx, 1000);
+	fx_close(&fx);
+	struct rpt_result res;
+	analyze_ok(&res);
+	ck_assert_str_eq(res.host, "node-a");
+	ck_assert_uint_eq(res.ngroups, 1);
+	const struct rpt_group_result *g = &res.groups[0];
+	ck_assert_str_eq(g->name, "eth0");
+	ck_assert_uint_eq(g->samples, 4);
+	ck_assert_double_eq_tol(g->seconds, 0.4, 1e-15); /* the first sample covers one interval */
+	ck_assert_double_eq_tol(g->rx.mib, 10.0, TOL);   /* (10 + 20 + 30 + 40) * 0.1 */
+	ck_assert_double_eq_tol(g->tx.mib, 1.0, TOL);
+	ck_assert_double_eq_tol(g->rx.mean, 25.0, TOL);
+	ck_assert_double_eq_tol(g->rx.p50, 25.0, TOL);
+	ck_assert_double_eq_tol(g->rx.p95, 38.5, TOL);
+	ck_assert_double_eq(g->rx.max, 40.0);
+	ck_assert_double_eq_tol(g->tx.p95, 3.85, TOL);
+	rpt_result_free(&res);
+}
+END_TEST
+
+START_TEST(first_sample_median_interval)
+{
+	struct fx fx;
+	fx_open(&fx, path, true, NULL);
+	int64_t type = fx_type(&fx, "NIC bandwidth: eth0", "rx", "tx");
+	int64_t t[] = {0, 100, 300, 400, 600}; /* intervals 100, 200, 100, 200: median 150 */
+	for (int i = 0; i < 5; i++)
+		fx_sample(&fx, type, (1000 + t[i]) * MS, 8.0, 4.0);
+	fx_close(&fx);
+	struct rpt_result res;
+	analyze_ok(&res);
+	ck_assert_str_eq(res.host, "");
+	ck_assert_double_eq_tol(res.groups[0].seconds, 0.75, 1e-12);
+	ck_assert_double_eq_tol(res.groups[0].rx.mib, 6.0, TOL);
+	ck_assert_double_eq_tol(res.groups[0].tx.mib, 3.0, TOL);
+	rpt_result_free(&res);
+}
+END_TEST
+
+START_TEST(range_mid_sample)
+{
+	struct fx fx;
+	fx_open(&fx, path, true, NULL);
+	four_samples(&fx, 1000); /* windows (900,1000] 10, (1000,1100] 20, ... (1200,1300] 40 */
+	fx_range(&fx, "mid", 1050 * MS, 1250 * MS, FX_PUSHPOP, false);
+	fx_range(&fx, "head", 950 * MS, 1000 * MS, FX_STARTEND, true);
+	fx_range(&fx, "after", 1300 * MS, 2000 * MS, FX_PUSHPOP, false);
+	fx_range(&fx, "before", 100 * MS, 800 * MS, FX_PUSHPOP, false);
+	fx_close(&fx);
+	struct rpt_result res;
+	analyze_ok(&res);
+	size_t mid = range_index(&res, "mid"), head = range_index(&res, "head");
+	ck_assert_double_eq_tol(res.range_rx[mid], 0.05 * 20 + 0.1 * 30 + 0.05 * 40, TOL);
+	ck_assert_double_eq_tol(res.range_tx[mid], 0.05 * 2 + 0.1 * 3 + 0.05 * 4, TOL);
+	ck_assert_double_eq_tol(res.range_seconds[mid], 0.2, 1e-15);
+	ck_assert_double_eq_tol(res.range_rx[head], 0.05 * 10, TOL); /* inside the first window */
+	ck_assert_double_eq(res.range_rx[range_index(&res, "after")], 0.0);
+	ck_assert_double_eq(res.range_rx[range_index(&res, "before")], 0.0);
+	ck_assert_uint_eq(res.range_count[mid], 1);
+	rpt_result_free(&res);
+}
+END_TEST
+
+START_TEST(ranges_nested_and_repeated)
+{
+	struct fx fx;
+	fx_open(&fx, path, true, NULL);
+	four_samples(&fx, 1000);
+	fx_range(&fx, "outer", 1000 * MS, 1300 * MS, FX_PUSHPOP, false);
+	fx_range(&fx, "inner", 1100 * MS, 1200 * MS, FX_PUSHPOP, false);
+	fx_range(&fx, "twice", 1000 * MS, 1100 * MS, FX_STARTEND, false);
+	fx_range(&fx, "twice", 1200 * MS, 1300 * MS, FX_STARTEND, false);
+	fx_range(&fx, "overlap", 1000 * MS, 1200 * MS, FX_STARTEND, false);
+	fx_range(&fx, "overlap", 1100 * MS, 1300 * MS, FX_STARTEND, false);
+	fx_close(&fx);
+	struct rpt_result res;
+	analyze_ok(&res);
+	ck_assert_double_eq_tol(res.range_rx[range_index(&res, "outer")], 9.0, TOL);
+	ck_assert_double_eq_tol(res.range_rx[range_index(&res, "inner")], 3.0, TOL);
+	size_t twice = range_index(&res, "twice"), overlap = range_index(&res, "overlap");
+	ck_assert_uint_eq(res.range_count[twice], 2);
+	ck_assert_double_eq_tol(res.range_seconds[twice], 0.2, 1e-15);
+	ck_assert_double_eq_tol(res.range_rx[twice], 2.0 + 4.0, TOL);
+	ck_assert_double_eq_tol(res.range_rx[overlap], (2.0 + 3.0) + (3.0 + 4.0), TOL);
+	ck_assert_double_eq_tol(res.range_seconds[overlap], 0.4, 1e-15);
+	/* names are sorted */
+	ck_assert_str_eq(res.ranges.names[0], "inner");
+	rpt_result_free(&res);
+}
+END_TEST
+
+START_TEST(gap_in_samples)
+{
+	struct fx fx;
+	fx_open(&fx, path, true, NULL);
+	int64_t type = fx_type(&fx, "NIC bandwidth: eth0", "rx", "tx");
+	int64_t t[] = {1000, 1100, 2100, 2200}; /* the sample at 2100 covers the whole second */
+	double rx[] = {10, 20, 5, 40};
+	for (int i = 0; i < 4; i++)
+		fx_sample(&fx, type, t[i] * MS, rx[i], 0.0);
+	fx_range(&fx, "gap", 1600 * MS, 2150 * MS, FX_PUSHPOP, false);
+	fx_close(&fx);
+	struct rpt_result res;
+	analyze_ok(&res);
+	ck_assert_double_eq_tol(res.groups[0].seconds, 1.3, 1e-12);
+	ck_assert_double_eq_tol(res.groups[0].rx.mib, 1.0 + 2.0 + 5.0 + 4.0, TOL);
+	ck_assert_double_eq_tol(res.range_rx[0], 0.5 * 5 + 0.05 * 40, TOL);
+	rpt_result_free(&res);
+}
+END_TEST
+
+START_TEST(no_value_samples_excluded)
+{
+	struct fx fx;
+	fx_open(&fx, path, true, NULL);
+	int64_t type = fx_type(&fx, "NIC bandwidth: eth0", "rx", "tx");
+	fx_sample(&fx, type, 1000 * MS, 10, 1);
+	fx_sample(&fx, type, 1100 * MS, NAN, NAN);      /* NaN: NULL in the export */
+	fx_sample(&fx, type, 1200 * MS, 9.88e-324, 0.0); /* NoValue of older reports */
+	fx_sample(&fx, type, 1300 * MS, 30, NAN);       /* half a sample: no value either */
+	fx_sample(&fx, type, 1400 * MS, 40, 4);
+	fx_range(&fx, "all", 900 * MS, 1400 * MS, FX_PUSHPOP, false);
+	fx_close(&fx);
+	struct rpt_result res;
+	analyze_ok(&res);
+	const struct rpt_group_result *g = &res.groups[0];
+	ck_assert_uint_eq(g->samples, 2);
+	ck_assert_double_eq_tol(g->seconds, 0.2, 1e-12);
+	ck_assert_double_eq_tol(g->rx.mib, 1.0 + 4.0, TOL);
+	ck_assert_double_eq_tol(g->rx.mean, 25.0, TOL);
+	ck_assert_double_eq_tol(g->rx.p50, 25.0, TOL);
+	ck_assert_double_eq(g->rx.max, 40.0);
+	ck_assert_double_eq_tol(res.range_rx[0], 5.0, TOL);
+	rpt_result_free(&res);
+}
+END_TEST
+
+START_TEST(zero_samples)
+{
+	struct fx fx;
+	fx_open(&fx, path, true, NULL);
+	fx_type(&fx, "NIC bandwidth: eth0", "rx", "tx");
+	int64_t one = fx_type(&fx, "NIC bandwidth: one", "rx", "tx");
+	fx_sample(&fx, one, 1000 * MS, 7, 7); /* a single sample: no interval, covers nothing */
+	fx_range(&fx, "r", 0, 2000 * MS, FX_PUSHPOP, false);
+	fx_close(&fx);
+	struct rpt_result res;
+	analyze_ok(&res);
+	ck_assert_uint_eq(res.ngroups, 2);
+	ck_assert_uint_eq(res.groups[0].samples, 0);
+	ck_assert_double_eq(res.groups[0].seconds, 0);
+	ck_assert_double_eq(res.groups[0].rx.mib, 0);
+	ck_assert(isnan(res.groups[0].rx.mean) && isnan(res.groups[0].rx.p50));
+	ck_assert(isnan(res.groups[0].tx.max));
+	ck_assert_uint_eq(res.groups[1].samples, 1);
+	ck_assert_double_eq(res.groups[1].rx.mib, 0);
+	ck_assert(isnan(res.groups[1].rx.mean));
+	ck_assert_double_eq(res.groups[1].rx.max, 7);
+	ck_assert_double_eq(res.range_rx[0], 0);
+	rpt_result_free(&res);
+}
+END_TEST
+
+START_TEST(unnamed_and_foreign_groups)
+{
+	struct fx fx;
+	fx_open(&fx, path, true, NULL);
+	int64_t a = fx_type(&fx, "NIC bandwidth", "rx", "tx");
+	fx_type(&fx, "GPU power", "rx", "tx");                   /* another plugin's schema */
+	int64_t b = fx_type(&fx, "NIC bandwidth", "rx", "tx");
+	fx_type(&fx, "NIC bandwidth: fake", "watts", "volts"); /* not our fields */
+	fx_sample(&fx, a, 1000 * MS, 1, 1);
+	fx_sample(&fx, b, 1000 * MS, 2, 2);
+	fx_close(&fx);
+	struct rpt_result res;
+	analyze_ok(&res);
+	ck_assert_uint_eq(res.ngroups, 2);
+	ck_assert_str_eq(res.groups[0].name, "#1");
+	ck_assert_str_eq(res.groups[1].name, "#2");
+	ck_assert_double_eq(res.groups[1].rx.max, 2);
+	rpt_result_free(&res);
+}
+END_TEST
+
+START_TEST(storage_order_does_not_matter)
+{
+	struct fx fx;
+	fx_open(&fx, path, true, NULL);
+	int64_t type = fx_type(&fx, "NIC bandwidth: eth0", "rx", "tx");
+	for (int i = 3; i >= 0; i--) /* newest first: the fast scan must give up, the sorted one not */
+		fx_sample(&fx, type, (1000 + 100 * i) * MS, 10.0 * (i + 1), i + 1.0);
+	fx_range(&fx, "mid", 1050 * MS, 1250 * MS, FX_PUSHPOP, false);
+	fx_close(&fx);
+	struct rpt_result res;
+	analyze_ok(&res);
+	ck_assert_double_eq_tol(res.groups[0].rx.mib, 10.0, TOL);
+	ck_assert_double_eq_tol(res.range_rx[0], 6.0, TOL);
+	rpt_result_free(&res);
+}
+END_TEST
+
+START_TEST(missing_domain_fails)
+{
+	struct fx fx;
+	fx_open(&fx, path, false, NULL);
+	four_samples(&fx, 1000);
+	fx_close(&fx);
+	struct rpt_result res;
+	char err[RPT_ERR_MAX] = "";
+	ck_assert_int_eq(analyze(&res, NULL, err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "KvikIO NIC"));
+}
+END_TEST
+
+START_TEST(not_sqlite_fails)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("this is not a database, it is long enough to have a header though......\n", f);
+	fclose(f);
+	struct rpt_result res;
+	char err[RPT_ERR_MAX] = "";
+	ck_assert_int_eq(analyze(&res, NULL, err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "not a database"));
+}
+END_TEST
+
+START_TEST(range_filter)
+{
+	struct fx fx;
+	fx_open(&fx, path, true, NULL);
+	four_samples(&fx, 1000);
+	fx_range(&fx, "load", 1000 * MS, 1100 * MS, FX_PUSHPOP, false);
+	fx_range(&fx, "load batch", 1000 * MS, 1100 * MS, FX_PUSHPOP, false);
+	fx_close(&fx);
+	struct rpt_result res;
+	char err[RPT_ERR_MAX];
+	ck_assert_int_eq(analyze(&res, "load", err), 0);
+	ck_assert_uint_eq(res.ranges.nnames, 1);
+	ck_assert_str_eq(res.ranges.names[0], "load");
+	rpt_result_free(&res);
+}
+END_TEST
+
+/* Print res as format into a string (caller frees). */
+static char *print_to_string(struct rpt_input *in, size_t n, enum rpt_format format, bool ranges,
+			     bool sum)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(rpt_output_print(f, format, ranges, sum, in, n), 0);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(formats)
+{
+	struct fx fx;
+	fx_open(&fx, path, true, "node,a");
+	four_samples(&fx, 1000);
+	fx_type(&fx, "NIC bandwidth: empty", "rx", "tx");
+	fx_range(&fx, "mid", 1050 * MS, 1250 * MS, FX_PUSHPOP, false);
+	fx_close(&fx);
+	struct rpt_input in[2] = {{.name = "a.sqlite", .ok = true}, {.name = "b.sqlite", .ok = true}};
+	analyze_ok(&in[0].res);
+	analyze_ok(&in[1].res);
+	char *csv = print_to_string(in, 2, RPT_CSV, false, true);
+	ck_assert_str_eq(csv,
+		"report,host,group,samples,seconds,rx_MiB,tx_MiB,rx_mean,rx_p50,rx_p95,rx_max,tx_mean,"
+		"tx_p50,tx_p95,tx_max\n"
+		"a.sqlite,\"node,a\",eth0,4,0.4,10,1,25,25,38.5,40,2.5,2.5,3.85,4\n"
+		"a.sqlite,\"node,a\",empty,0,0,0,0,,,,,,,,\n"
+		"b.sqlite,\"node,a\",eth0,4,0.4,10,1,25,25,38.5,40,2.5,2.5,3.85,4\n"
+		"b.sqlite,\"node,a\",empty,0,0,0,0,,,,,,,,\n"
+		"(sum),,eth0,8,0.8,20,2,50,,,,5,,,\n"
+		"(sum),,empty,0,0,0,0,,,,,,,,\n");
+	free(csv);
+	char *ranges = print_to_string(in, 1, RPT_CSV, true, false);
+	ck_assert_str_eq(ranges, "report,host,range,count,seconds,group,rx_MiB,tx_MiB,rx_mean,tx_mean\n"
+				 "a.sqlite,\"node,a\",mid,1,0.2,eth0,6,0.6,30,3\n"
+				 "a.sqlite,\"node,a\",mid,1,0.2,empty,0,0,0,0\n");
+	free(ranges);
+	char *json = print_to_string(in, 1, RPT_JSON, true, false);
+	ck_assert_ptr_nonnull(strstr(json, "[\n  {\"report\": \"a.sqlite\", \"host\": \"node,a\", "
+					   "\"range\": \"mid\", \"count\": 1, \"seconds\": 0.2,"));
+	free(json);
+	char *table = print_to_string(in, 1, RPT_TABLE, false, false);
+	ck_assert_ptr_nonnull(strstr(table, "report    host    group  samples"));
+	ck_assert_ptr_nonnull(strstr(table, "  -\n")); /* no tx_max of the empty group */
+	free(table);
+	char *svg = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&svg, &len);
+	rpt_svg_print(f, in, 1);
+	fclose(f);
+	size_t curves = 0;
+	for (const char *p = svg; (p = strstr(p, "class=\"curve\"")) != NULL; p++)
+		curves++;
+	ck_assert_uint_eq(curves, 4); /* two groups, rx and tx */
+	free(svg);
+	rpt_result_free(&in[0].res);
+	rpt_result_free(&in[1].res);
+}
+END_TEST
+
+/* Add a case with the temporary-folder fixture. */
+static void add(Suite *s, const char *name, const TTest *fn)
+{
+	testutil_add(s, name, fn, setup, teardown);
+}
+
+/* The report suite. */
+static Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	add(s, "percentile_linear", percentile_linear);
+	add(s, "summary_exact", summary_exact);
+	add(s, "first_sample_median_interval", first_sample_median_interval);
+	add(s, "range_mid_sample", range_mid_sample);
+	add(s, "ranges_nested_and_repeated", ranges_nested_and_repeated);
+	add(s, "gap_in_samples", gap_in_samples);
+	add(s, "no_value_samples_excluded", no_value_samples_excluded);
+	add(s, "zero_samples", zero_samples);
+	add(s, "unnamed_and_foreign_groups", unnamed_and_foreign_groups);
+	add(s, "storage_order_does_not_matter", storage_order_does_not_matter);
+	add(s, "missing_domain_fails", missing_domain_fails);
+	add(s, "not_sqlite_fails", not_sqlite_fails);
+	add(s, "range_filter", range_filter);
+	add(s, "formats", formats);
+	return s;
+}
+
+int main(void)
+{
+	return testutil_run(report_suite());
+}
