@@ -108,6 +108,33 @@ START_TEST(percentile_linear)
 }
 END_TEST
 
+START_TEST(selection_matches_sorting)
+{
+	enum { N = 5001 };
+	static double a[N], b[N];
+	unsigned seed = 12345;
+	for (int round = 0; round < 4; round++) {
+		for (int i = 0; i < N; i++) { /* round 1: many equal values; round 2: sorted; 3: reversed */
+			seed = seed * 1103515245u + 12345u;
+			a[i] = round == 1 ? (double)(seed >> 16 & 7) : round == 2 ? i : round == 3 ? N - i
+										: (double)(seed >> 8);
+			b[i] = a[i];
+		}
+		rpt_sort_doubles(b, N);
+		const double ps[] = {0, 50, 95, 99.9, 100};
+		for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++)
+			ck_assert_double_eq(rpt_percentile(a, N, ps[k]), rpt_percentile_sorted(b, N, ps[k]));
+	}
+	int64_t iv[N];
+	for (int i = 0; i < N; i++)
+		iv[i] = (i * 7919) % 1000;
+	ck_assert_double_eq(rpt_median_int64(iv, N), 499); /* 0 six times, the others five */
+	for (int i = 0; i < N; i++)
+		iv[i] = (i * 7919) % 1000;
+	ck_assert_double_eq(rpt_median_int64(iv, N - 1), 499.5);
+}
+END_TEST
+
 START_TEST(summary_exact)
 {
 	struct fx fx;
@@ -431,6 +458,7 @@ static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
 	add(s, "percentile_linear", percentile_linear);
+	add(s, "selection_matches_sorting", selection_matches_sorting);
 	add(s, "summary_exact", summary_exact);
 	add(s, "first_sample_median_interval", first_sample_median_interval);
 	add(s, "range_mid_sample", range_mid_sample);

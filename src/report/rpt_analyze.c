@@ -16,7 +16,8 @@
 struct times {
 	size_t n, cap;
 	int64_t first, last;
-	int64_t *intervals;
+	int64_t *intervals; /* freed once the median is known */
+	double median;
 	bool oom;
 };
 
@@ -161,7 +162,7 @@ static int states_init(struct analysis *an)
 		struct group_state *st = &an->state[g];
 		st->n = tm->n;
 		st->first = tm->first;
-		st->median = tm->n > 1 ? rpt_median_int64(tm->intervals, tm->n - 1) : 0.0;
+		st->median = tm->median;
 		st->rx = malloc((tm->n ? tm->n : 1) * sizeof *st->rx);
 		st->tx = malloc((tm->n ? tm->n : 1) * sizeof *st->tx);
 		if (st->rx == NULL || st->tx == NULL || rpt_sweep_group_init(&st->sweep, &an->sweep) != 0)
@@ -178,16 +179,15 @@ static int states_init(struct analysis *an)
 	return 0;
 }
 
-/* One field's numbers from its sorted values and integral. */
+/* One field's numbers from its values (reordered) and integral. */
 static struct rpt_field_stats field_stats(double *values, size_t n, double integral, double covered)
 {
-	rpt_sort_doubles(values, n);
 	struct rpt_field_stats f = {integral / NS_PER_S, NAN, NAN, NAN, NAN};
 	if (n > 0) {
 		f.mean = covered > 0 ? integral / covered : NAN;
-		f.p50 = rpt_percentile_sorted(values, n, 50);
-		f.p95 = rpt_percentile_sorted(values, n, 95);
-		f.max = values[n - 1];
+		f.max = rpt_percentile(values, n, 100);
+		f.p95 = rpt_percentile(values, n, 95);
+		f.p50 = rpt_percentile(values, n, 50);
 	}
 	return f;
 }
@@ -242,6 +242,12 @@ static int pass_times(struct rpt_db *db, struct analysis *an, bool *ordered, cha
 	if (rc == 0 && an->oom) {
 		snprintf(err, RPT_ERR_MAX, "out of memory");
 		rc = -1;
+	}
+	for (size_t g = 0; rc == 0 && g < an->ngroups; g++) {
+		struct times *tm = &an->times[g];
+		tm->median = tm->n > 1 ? rpt_median_int64(tm->intervals, tm->n - 1) : 0.0;
+		free(tm->intervals); /* before pass 2 allocates the values: memory is one or the other */
+		tm->intervals = NULL;
 	}
 	return rc;
 }

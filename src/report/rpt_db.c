@@ -82,7 +82,7 @@ int rpt_db_open(struct rpt_db *db, const char *path, char err[RPT_ERR_MAX])
 		snprintf(err, RPT_ERR_MAX, "cannot open: not a regular file");
 		return -1;
 	}
-	if (sqlite3_open_v2(path, &db->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &db->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		db_fail(db, "cannot open", err);
 		rpt_db_close(db);
 		return -1;

@@ -40,7 +40,7 @@ struct rpt_range_set {
 	size_t nnames;
 };
 
-/* Open path read-only; -1 with the reason in err. */
+/* Open path read-only (one thread per connection); -1 with the reason in err. */
 int rpt_db_open(struct rpt_db *db, const char *path, char err[RPT_ERR_MAX]);
 
 /* Close the export. */

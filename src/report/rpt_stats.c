@@ -27,6 +27,82 @@ void rpt_sort_doubles(double *values, size_t n)
 		qsort(values, n, sizeof *values, compare_doubles);
 }
 
+/* Put the k-th smallest of v[0..n) at v[k], smaller ones before, larger after (quickselect,
+ * Hoare partition around the median of three; a range that shrinks too slowly is sorted). */
+#define SELECT_BODY(T, v, n, k, sort_fn)                                                         \
+	do {                                                                                     \
+		size_t lo = 0, hi = (n) - 1, budget = 64;                                        \
+		while (hi > lo) {                                                                \
+			if (budget-- == 0) {                                                     \
+				sort_fn((v) + lo, hi - lo + 1);                                  \
+				return;                                                          \
+			}                                                                        \
+			size_t mid = lo + (hi - lo) / 2;                                         \
+			T a = (v)[lo], b = (v)[mid], c = (v)[hi];                                \
+			T pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b)); \
+			size_t i = lo, j = hi;                                                   \
+			for (;;) {                                                               \
+				while ((v)[i] < pivot)                                           \
+					i++;                                                     \
+				while (pivot < (v)[j])                                           \
+					j--;                                                     \
+				if (i >= j)                                                      \
+					break;                                                   \
+				T tmp = (v)[i];                                                  \
+				(v)[i++] = (v)[j];                                               \
+				(v)[j--] = tmp;                                                  \
+			}                                                                        \
+			if ((k) <= j)                                                            \
+				hi = j;                                                          \
+			else                                                                     \
+				lo = j + 1;                                                      \
+		}                                                                                \
+	} while (0)
+
+/* Sort n int64 values ascending. */
+static void sort_int64(int64_t *v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof *v, compare_int64);
+}
+
+void rpt_select_doubles(double *values, size_t n, size_t k)
+{
+	if (n > 1)
+		SELECT_BODY(double, values, n, k, rpt_sort_doubles);
+}
+
+/* rpt_select_doubles() for int64 values. */
+static void select_int64(int64_t *values, size_t n, size_t k)
+{
+	if (n > 1)
+		SELECT_BODY(int64_t, values, n, k, sort_int64);
+}
+
+/* The smallest of v[0..n) (n > 0). */
+static double min_double(const double *v, size_t n)
+{
+	double m = v[0];
+	for (size_t i = 1; i < n; i++)
+		m = v[i] < m ? v[i] : m;
+	return m;
+}
+
+double rpt_percentile(double *values, size_t n, double p)
+{
+	if (n == 0)
+		return NAN;
+	double h = (double)(n - 1) * p / 100.0;
+	size_t lo = (size_t)floor(h);
+	if (lo >= n - 1) {
+		rpt_select_doubles(values, n, n - 1);
+		return values[n - 1];
+	}
+	rpt_select_doubles(values, n, lo);
+	double next = min_double(values + lo + 1, n - lo - 1); /* everything after lo is >= it */
+	return values[lo] + (h - (double)lo) * (next - values[lo]);
+}
+
 double rpt_percentile_sorted(const double *sorted, size_t n, double p)
 {
 	if (n == 0)
@@ -42,10 +118,13 @@ double rpt_median_int64(int64_t *values, size_t n)
 {
 	if (n == 0)
 		return 0.0;
-	qsort(values, n, sizeof *values, compare_int64);
+	select_int64(values, n, n / 2);
 	if (n % 2 == 1)
 		return (double)values[n / 2];
-	return ((double)values[n / 2 - 1] + (double)values[n / 2]) / 2.0;
+	int64_t below = values[0]; /* the largest of those before n / 2 */
+	for (size_t i = 1; i < n / 2; i++)
+		below = values[i] > below ? values[i] : below;
+	return ((double)below + (double)values[n / 2]) / 2.0;
 }
 
 bool rpt_field_valid(bool present, double value)

@@ -19,7 +19,13 @@ void rpt_sort_doubles(double *values, size_t n);
 /* Percentile p (0..100) of n sorted values, linear interpolation; NaN when n is 0. */
 double rpt_percentile_sorted(const double *sorted, size_t n, double p);
 
-/* Median of n int64 values (sorted in place), linear interpolation; 0 when n is 0. */
+/* Put the k-th smallest (from 0) of n values at values[k]: smaller ones before, larger after. */
+void rpt_select_doubles(double *values, size_t n, size_t k);
+
+/* Percentile p (0..100) of n values in any order (reordered), linear interpolation; NaN if n is 0. */
+double rpt_percentile(double *values, size_t n, double p);
+
+/* Median of n int64 values (reordered), linear interpolation; 0 when n is 0. */
 double rpt_median_int64(int64_t *values, size_t n);
 
 /* Whether a sample field read from the export is a real value (present, finite, not subnormal). */
