@@ -179,6 +179,26 @@ START_TEST(first_sample_median_interval)
 }
 END_TEST
 
+START_TEST(first_window_from_first_intervals)
+{
+	struct fx fx;
+	fx_open(&fx, path, true, NULL);
+	int64_t type = fx_type(&fx, "NIC bandwidth: eth0", "rx", "tx");
+	int64_t t = 1000 * MS;
+	for (int i = 0; i <= 3000; i++) { /* 1000 intervals of 10 ms, then 2000 of 20 ms */
+		fx_sample(&fx, type, t, 1.0, 0.0);
+		t += (i < 1000 ? 10 : 20) * MS;
+	}
+	fx_close(&fx);
+	struct rpt_result res;
+	analyze_ok(&res);
+	/* the first sample covers 10 ms (the median of the first 1000 intervals), not 20 ms */
+	ck_assert_double_eq_tol(res.groups[0].seconds, 0.01 + 10.0 + 40.0, 1e-9);
+	ck_assert_double_eq_tol(res.groups[0].rx.mib, 50.01, 1e-9);
+	rpt_result_free(&res);
+}
+END_TEST
+
 START_TEST(range_mid_sample)
 {
 	struct fx fx;
@@ -461,6 +481,7 @@ static Suite *report_suite(void)
 	add(s, "selection_matches_sorting", selection_matches_sorting);
 	add(s, "summary_exact", summary_exact);
 	add(s, "first_sample_median_interval", first_sample_median_interval);
+	add(s, "first_window_from_first_intervals", first_window_from_first_intervals);
 	add(s, "range_mid_sample", range_mid_sample);
 	add(s, "ranges_nested_and_repeated", ranges_nested_and_repeated);
 	add(s, "gap_in_samples", gap_in_samples);

@@ -4,6 +4,7 @@
 
 #include "rpt_analyze.h"
 #include "rpt_stats.h"
+#include "rpt_values.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,24 +13,15 @@
 
 #define NS_PER_S 1e9
 
-/* Pass 1, per group: the sample times seen and the intervals between them. */
-struct times {
-	size_t n, cap;
-	int64_t first, last;
-	int64_t *intervals; /* freed once the median is known */
-	double median;
-	bool oom;
-};
-
-/* Pass 2, per group: the running sums and the values kept for the percentiles. */
+/* Per group: the running sums, the values kept for the percentiles, the first sample. */
 struct group_state {
-	size_t n;        /* samples from pass 1 */
-	int64_t first;   /* time of the first sample */
-	double median;   /* median interval (ns): the first sample's window */
-	size_t seen, nval;
+	size_t seen;
 	int64_t prev;
-	double *rx, *tx; /* values of the samples with one */
-	double covered, int_rx, int_tx; /* ns, MiB/s * ns */
+	int64_t head[RPT_HEAD_INTERVALS + 1]; /* the first sample times */
+	bool first_valid;
+	double first_rx, first_tx;
+	struct rpt_values rx, tx;              /* values of the samples with one */
+	double covered, int_rx, int_tx;        /* ns, MiB/s * ns */
 	struct rpt_sweep_group sweep;
 };
 
@@ -39,44 +31,10 @@ struct analysis {
 	struct rpt_result *res;
 	size_t ngroups;
 	struct rpt_group_info *info;
-	struct times *times;
 	struct group_state *state;
 	struct rpt_sweep sweep;
-	bool oom, changed;
+	bool oom;
 };
-
-/* Pass 1 callback: one sample time of group g. */
-static void on_time(void *ctx, size_t g, int64_t t)
-{
-	struct analysis *an = ctx;
-	struct times *tm = &an->times[g];
-	if (tm->n > 0) {
-		if (tm->n - 1 == tm->cap) {
-			size_t ncap = tm->cap ? tm->cap + tm->cap / 2 : 1024;
-			int64_t *p = realloc(tm->intervals, ncap * sizeof *p);
-			if (p == NULL) {
-				an->oom = true;
-				return;
-			}
-			tm->intervals = p;
-			tm->cap = ncap;
-		}
-		tm->intervals[tm->n - 1] = t - tm->last;
-	} else {
-		tm->first = t;
-	}
-	tm->last = t;
-	tm->n++;
-}
-
-/* Forget pass 1's results (before an ordered re-run). */
-static void times_reset(struct analysis *an)
-{
-	for (size_t g = 0; g < an->ngroups; g++) {
-		free(an->times[g].intervals);
-		an->times[g] = (struct times){0};
-	}
-}
 
 /* The bucket of time t in the report's span. */
 static size_t bucket_of(const struct rpt_result *res, double t)
@@ -88,121 +46,134 @@ static size_t bucket_of(const struct rpt_result *res, double t)
 	return b < RPT_BUCKETS ? b : RPT_BUCKETS - 1;
 }
 
-/* Add one sample to group g's state; window (a, b] of length len. */
-static void state_add(struct analysis *an, size_t g, int64_t t, double len, bool valid, double rx,
-		      double tx)
+/* Add sample at t of group g to its curve. */
+static void series_add(struct analysis *an, size_t g, int64_t t, bool valid, double rx, double tx)
 {
-	struct group_state *st = &an->state[g];
+	struct rpt_series *s = &an->res->series[g];
+	size_t b = bucket_of(an->res, (double)t);
 	if (valid) {
-		st->rx[st->nval] = rx;
-		st->tx[st->nval] = tx;
-		st->nval++;
-		st->covered += len;
-		st->int_rx += rx * len;
-		st->int_tx += tx * len;
-	}
-	if (an->res->series != NULL) {
-		struct rpt_series *s = &an->res->series[g];
-		size_t b = bucket_of(an->res, (double)t);
-		if (valid) {
-			s->sum_rx[b] += rx;
-			s->sum_tx[b] += tx;
-			s->nval[b]++;
-		} else {
-			s->nnone[b]++;
-		}
+		s->sum_rx[b] += rx;
+		s->sum_tx[b] += tx;
+		s->nval[b]++;
+	} else {
+		s->nnone[b]++;
 	}
 }
 
-/* Pass 2 callback: one sample of group g. */
+/* Scan callback: one sample of group g, in time order. */
 static void on_sample(void *ctx, size_t g, int64_t t, bool rx_ok, double rx, bool tx_ok, double tx)
 {
 	struct analysis *an = ctx;
 	struct group_state *st = &an->state[g];
 	bool valid = rpt_field_valid(rx_ok, rx) && rpt_field_valid(tx_ok, tx);
-	if (st->seen >= st->n || (st->seen == 0 && t != st->first)) {
-		an->changed = true; /* not the samples of pass 1 */
-		return;
-	}
+	if (valid && (rpt_values_push(&st->rx, rx) != 0 || rpt_values_push(&st->tx, tx) != 0))
+		an->oom = true;
+	if (st->seen <= RPT_HEAD_INTERVALS)
+		st->head[st->seen] = t;
 	if (st->seen == 0) {
-		state_add(an, g, t, st->median, valid, rx, tx);
-		if (valid && an->cfg->ranges)
-			rpt_sweep_first(&st->sweep, &an->sweep, (double)t - st->median, t, rx, tx);
+		st->first_valid = valid; /* its window is known at the end */
+		st->first_rx = rx;
+		st->first_tx = tx;
 	} else {
-		state_add(an, g, t, (double)(t - st->prev), valid, rx, tx);
+		double len = (double)(t - st->prev);
+		if (valid) {
+			st->covered += len;
+			st->int_rx += rx * len;
+			st->int_tx += tx * len;
+		}
 		if (an->cfg->ranges)
 			rpt_sweep_window(&st->sweep, &an->sweep, st->prev, t, valid, rx, tx);
 	}
+	if (an->res->series != NULL)
+		series_add(an, g, t, valid, rx, tx);
 	st->prev = t;
 	st->seen++;
 }
 
-/* Free pass 2's state. */
+/* Add the first sample's window (one median of the first intervals) to its sums. */
+static void first_sample(struct analysis *an, size_t g)
+{
+	struct group_state *st = &an->state[g];
+	size_t nhead = st->seen <= RPT_HEAD_INTERVALS ? st->seen : RPT_HEAD_INTERVALS + 1;
+	if (nhead < 2 || !st->first_valid)
+		return; /* one sample: no interval, the sample covers nothing */
+	int64_t intervals[RPT_HEAD_INTERVALS];
+	for (size_t i = 1; i < nhead; i++)
+		intervals[i - 1] = st->head[i] - st->head[i - 1];
+	double m = rpt_median_int64(intervals, nhead - 1);
+	st->covered += m;
+	st->int_rx += st->first_rx * m;
+	st->int_tx += st->first_tx * m;
+	if (an->cfg->ranges)
+		rpt_sweep_first(&st->sweep, &an->sweep, (double)st->head[0] - m, st->head[0], st->first_rx,
+				st->first_tx);
+}
+
+/* Free the scan's state. */
 static void states_free(struct analysis *an)
 {
 	for (size_t g = 0; an->state != NULL && g < an->ngroups; g++) {
-		free(an->state[g].rx);
-		free(an->state[g].tx);
+		rpt_values_free(&an->state[g].rx);
+		rpt_values_free(&an->state[g].tx);
 		rpt_sweep_group_free(&an->state[g].sweep);
 	}
 	free(an->state);
 	an->state = NULL;
 }
 
-/* Set up pass 2 from pass 1 (counts, medians, the span); -1 when out of memory. */
+/* Set up the scan's state (and empty curves); -1 when out of memory. */
 static int states_init(struct analysis *an)
 {
-	struct rpt_result *res = an->res;
 	an->state = calloc(an->ngroups ? an->ngroups : 1, sizeof *an->state);
 	if (an->state == NULL)
 		return -1;
-	bool any = false;
-	for (size_t g = 0; g < an->ngroups; g++) {
-		struct times *tm = &an->times[g];
-		struct group_state *st = &an->state[g];
-		st->n = tm->n;
-		st->first = tm->first;
-		st->median = tm->median;
-		st->rx = malloc((tm->n ? tm->n : 1) * sizeof *st->rx);
-		st->tx = malloc((tm->n ? tm->n : 1) * sizeof *st->tx);
-		if (st->rx == NULL || st->tx == NULL || rpt_sweep_group_init(&st->sweep, &an->sweep) != 0)
+	for (size_t g = 0; g < an->ngroups; g++)
+		if (rpt_sweep_group_init(&an->state[g].sweep, &an->sweep) != 0)
 			return -1;
-		if (tm->n > 0) {
-			int64_t lo = tm->first - (int64_t)ceil(st->median);
-			res->t_lo = any && res->t_lo < lo ? res->t_lo : lo;
-			res->t_hi = any && res->t_hi > tm->last ? res->t_hi : tm->last;
-			any = true;
-		}
-	}
-	if (res->series != NULL)
-		memset(res->series, 0, an->ngroups * sizeof *res->series);
+	if (an->res->series != NULL)
+		memset(an->res->series, 0, an->ngroups * sizeof *an->res->series);
 	return 0;
 }
 
-/* One field's numbers from its values (reordered) and integral. */
-static struct rpt_field_stats field_stats(double *values, size_t n, double integral, double covered)
+/* One field's numbers from its values and integral; -1 when out of memory. */
+static int field_stats(struct rpt_values *vs, double integral, double covered,
+		       struct rpt_field_stats *f)
 {
-	struct rpt_field_stats f = {integral / NS_PER_S, NAN, NAN, NAN, NAN};
+	*f = (struct rpt_field_stats){integral / NS_PER_S, NAN, NAN, NAN, NAN};
+	size_t want = vs->n, n;
+	double *values = rpt_values_take(vs, &n);
+	if (want > 0 && values == NULL)
+		return -1;
 	if (n > 0) {
-		f.mean = covered > 0 ? integral / covered : NAN;
-		f.max = rpt_percentile(values, n, 100);
-		f.p95 = rpt_percentile(values, n, 95);
-		f.p50 = rpt_percentile(values, n, 50);
+		f->mean = covered > 0 ? integral / covered : NAN;
+		f->max = rpt_percentile(values, n, 100);
+		f->p95 = rpt_percentile(values, n, 95);
+		f->p50 = rpt_percentile(values, n, 50);
 	}
-	return f;
+	free(values);
+	return 0;
 }
 
-/* Turn pass 2's sums into the result; -1 when out of memory. */
-static int results_make(struct analysis *an)
+/* Allocate the result's tables; -1 when out of memory. */
+static int results_alloc(struct rpt_result *res, size_t ng, size_t nn)
 {
-	struct rpt_result *res = an->res;
-	size_t ng = an->ngroups, nn = res->ranges.nnames, ncells = (nn * ng) + 1;
+	size_t ncells = nn * ng + 1;
 	res->groups = calloc(ng ? ng : 1, sizeof *res->groups);
 	res->range_count = calloc(nn ? nn : 1, sizeof *res->range_count);
 	res->range_seconds = calloc(nn ? nn : 1, sizeof *res->range_seconds);
 	res->range_rx = calloc(ncells, sizeof *res->range_rx);
 	res->range_tx = calloc(ncells, sizeof *res->range_tx);
-	if (!res->groups || !res->range_count || !res->range_seconds || !res->range_rx || !res->range_tx)
+	return res->groups && res->range_count && res->range_seconds && res->range_rx && res->range_tx
+		       ? 0
+		       : -1;
+}
+
+/* Turn the scan's sums into the result; -1 when out of memory. */
+static int results_make(struct analysis *an)
+{
+	struct rpt_result *res = an->res;
+	size_t ng = an->ngroups, nn = res->ranges.nnames;
+	if (results_alloc(res, ng, nn) != 0)
 		return -1;
 	res->ngroups = ng;
 	for (size_t g = 0; g < ng; g++) {
@@ -210,10 +181,12 @@ static int results_make(struct analysis *an)
 		struct rpt_group_result *gr = &res->groups[g];
 		gr->name = an->info[g].name;
 		an->info[g].name = NULL;
-		gr->samples = st->nval;
+		first_sample(an, g);
+		gr->samples = st->rx.n;
 		gr->seconds = st->covered / NS_PER_S;
-		gr->rx = field_stats(st->rx, st->nval, st->int_rx, st->covered);
-		gr->tx = field_stats(st->tx, st->nval, st->int_tx, st->covered);
+		if (field_stats(&st->rx, st->int_rx, st->covered, &gr->rx) != 0 ||
+		    field_stats(&st->tx, st->int_tx, st->covered, &gr->tx) != 0)
+			return -1;
 		rpt_sweep_finish(&st->sweep, &an->sweep);
 		for (size_t k = 0; k < nn; k++) {
 			res->range_rx[k * ng + g] = st->sweep.acc_rx[k] / NS_PER_S;
@@ -230,56 +203,30 @@ static int results_make(struct analysis *an)
 	return 0;
 }
 
-/* Pass 1: the sample times; falls back to an SQL-sorted scan. 0, or -1 with err. */
-static int pass_times(struct rpt_db *db, struct analysis *an, bool *ordered, char err[RPT_ERR_MAX])
-{
-	int rc = rpt_db_times(db, an->info, an->ngroups, false, on_time, an, err);
-	if (rc == RPT_DB_UNORDERED) {
-		times_reset(an);
-		*ordered = true;
-		rc = rpt_db_times(db, an->info, an->ngroups, true, on_time, an, err);
-	}
-	if (rc == 0 && an->oom) {
-		snprintf(err, RPT_ERR_MAX, "out of memory");
-		rc = -1;
-	}
-	for (size_t g = 0; rc == 0 && g < an->ngroups; g++) {
-		struct times *tm = &an->times[g];
-		tm->median = tm->n > 1 ? rpt_median_int64(tm->intervals, tm->n - 1) : 0.0;
-		free(tm->intervals); /* before pass 2 allocates the values: memory is one or the other */
-		tm->intervals = NULL;
-	}
-	return rc;
-}
-
-/* Pass 2: the samples with their values; falls back to an SQL-sorted scan. 0, or -1 with err. */
-static int pass_samples(struct rpt_db *db, struct analysis *an, bool ordered, char err[RPT_ERR_MAX])
+/* The scan: storage order when it is time order, else sorted by SQL. 0, or -1 with err. */
+static int scan(struct rpt_db *db, struct analysis *an, char err[RPT_ERR_MAX])
 {
 	if (states_init(an) != 0)
 		goto oom;
-	int rc = rpt_db_samples(db, an->info, an->ngroups, ordered, on_sample, an, err);
+	int rc = rpt_db_samples(db, an->info, an->ngroups, false, on_sample, an, err);
 	if (rc == RPT_DB_UNORDERED) {
 		states_free(an);
-		an->changed = false;
 		if (states_init(an) != 0)
 			goto oom;
 		rc = rpt_db_samples(db, an->info, an->ngroups, true, on_sample, an, err);
 	}
-	for (size_t g = 0; rc == 0 && g < an->ngroups; g++)
-		an->changed |= an->state[g].seen != an->state[g].n;
-	if (rc == 0 && an->changed) {
-		snprintf(err, RPT_ERR_MAX, "the samples changed between two reads of the export");
-		rc = -1;
-	}
+	if (rc == 0 && an->oom)
+		goto oom;
 	return rc;
 oom:
 	snprintf(err, RPT_ERR_MAX, "out of memory");
 	return -1;
 }
 
-/* Read the host, the groups and the ranges; 0, or -1 with err. */
+/* Read the host, the groups, the ranges and (for --svg) the span; 0, or -1 with err. */
 static int read_tables(struct rpt_db *db, struct analysis *an, char err[RPT_ERR_MAX])
 {
+	struct rpt_result *res = an->res;
 	int dom = rpt_db_has_domain(db, err);
 	if (dom < 0)
 		return -1;
@@ -288,17 +235,18 @@ static int read_tables(struct rpt_db *db, struct analysis *an, char err[RPT_ERR_
 					   "nsys profile --enable=kvikio_nic (or not an nsys export)");
 		return -1;
 	}
-	if (rpt_db_host(db, &an->res->host, err) != 0 ||
+	if (rpt_db_host(db, &res->host, err) != 0 ||
 	    rpt_db_groups(db, &an->info, &an->ngroups, err) != 0)
 		return -1;
 	if (an->cfg->ranges &&
-	    rpt_db_ranges(db, an->cfg->keep_range, an->cfg->keep_ctx, &an->res->ranges, err) != 0)
+	    rpt_db_ranges(db, an->cfg->keep_range, an->cfg->keep_ctx, &res->ranges, err) != 0)
 		return -1;
-	if (rpt_sweep_init(&an->sweep, an->res->ranges.ranges, an->res->ranges.nranges,
-			   an->res->ranges.nnames) != 0 ||
-	    (an->times = calloc(an->ngroups ? an->ngroups : 1, sizeof *an->times)) == NULL ||
+	if (an->cfg->series &&
+	    rpt_db_span(db, an->info, an->ngroups, &res->t_lo, &res->t_hi, err) != 0)
+		return -1;
+	if (rpt_sweep_init(&an->sweep, res->ranges.ranges, res->ranges.nranges, res->ranges.nnames) != 0 ||
 	    (an->cfg->series &&
-	     (an->res->series = malloc((an->ngroups ? an->ngroups : 1) * sizeof *an->res->series)) == NULL)) {
+	     (res->series = malloc((an->ngroups ? an->ngroups : 1) * sizeof *res->series)) == NULL)) {
 		snprintf(err, RPT_ERR_MAX, "out of memory");
 		return -1;
 	}
@@ -310,15 +258,9 @@ int rpt_analyze(struct rpt_db *db, const struct rpt_config *cfg, struct rpt_resu
 {
 	*res = (struct rpt_result){0};
 	struct analysis an = {.cfg = cfg, .res = res};
-	bool ordered = false;
 	int rc = read_tables(db, &an, err);
 	if (rc == 0)
-		rc = pass_times(db, &an, &ordered, err);
-	if (rc == 0)
-		rc = pass_samples(db, &an, ordered, err);
-	if (an.times != NULL)
-		times_reset(&an);
-	free(an.times);
+		rc = scan(db, &an, err);
 	if (rc == 0 && results_make(&an) != 0) {
 		snprintf(err, RPT_ERR_MAX, "out of memory");
 		rc = -1;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* rpt_analyze: one report's numbers: per group the summary, per range name the bytes inside its
  * ranges, and (for --svg) the curves reduced to a fixed number of time buckets.
- * Two scans of the samples: the first finds each group's median interval (the first sample's
- * window), the second integrates; memory is the values of one report (16 bytes per sample). */
+ * One scan of the samples (--svg adds one for the time span); memory is the values of one
+ * report (16 bytes per sample). The first sample's window, one median interval, is known only
+ * once RPT_HEAD_INTERVALS intervals are seen: its bytes are added at the end. */
 #ifndef KN_RPT_ANALYZE_H
 #define KN_RPT_ANALYZE_H
 
@@ -13,6 +14,7 @@
 #include <stdint.h>
 
 #define RPT_BUCKETS 1000 /* time buckets of an --svg curve */
+#define RPT_HEAD_INTERVALS 1000 /* the first sample's window: median of this many first intervals */
 
 /* One field's (rx or tx) numbers; mean, p50, p95, max are NaN without a sample with a value. */
 struct rpt_field_stats {

@@ -617,42 +617,25 @@ int rpt_db_samples(struct rpt_db *db, const struct rpt_group_info *groups, size_
 	return rc;
 }
 
-int rpt_db_times(struct rpt_db *db, const struct rpt_group_info *groups, size_t n, bool ordered,
-		 rpt_time_fn fn, void *ctx, char err[RPT_ERR_MAX])
+int rpt_db_span(struct rpt_db *db, const struct rpt_group_info *groups, size_t n, int64_t *lo,
+		int64_t *hi, char err[RPT_ERR_MAX])
 {
-	struct scan sc;
+	*lo = *hi = 0;
 	if (n == 0)
 		return 0;
 	sqlite3_stmt *stmt;
-	if (db_prepare(db, ordered ? "SELECT typeId, timestamp FROM GENERIC_EVENTS WHERE typeId "
-				     "BETWEEN ?1 AND ?2 ORDER BY timestamp, genericEventId"
-				   : "SELECT typeId, timestamp FROM GENERIC_EVENTS WHERE typeId "
-				     "BETWEEN ?1 AND ?2",
-		       &stmt, err) != 0)
+	if (db_prepare(db, "SELECT min(timestamp), max(timestamp) FROM GENERIC_EVENTS "
+			   "WHERE typeId BETWEEN ?1 AND ?2", &stmt, err) != 0)
 		return -1;
 	if (bind_types(stmt, groups, n) != 0) {
 		sqlite3_finalize(stmt);
 		return db_fail(db, "cannot read the samples", err);
 	}
-	if (scan_init(&sc, db, groups, n, err) != 0) {
-		sqlite3_finalize(stmt);
-		return -1;
+	int rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		*lo = sqlite3_column_int64(stmt, 0);
+		*hi = sqlite3_column_int64(stmt, 1);
+		rc = SQLITE_DONE;
 	}
-	int rc, status = 0;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		long g = group_index(groups, n, sqlite3_column_int64(stmt, 0));
-		int64_t t = sqlite3_column_int64(stmt, 1);
-		if (g < 0)
-			continue;
-		if (!scan_in_order(&sc, g, t)) {
-			status = RPT_DB_UNORDERED;
-			break;
-		}
-		fn(ctx, (size_t)g, t);
-	}
-	if (status == 0 && rc != SQLITE_DONE)
-		status = db_fail(db, "cannot read the samples", err);
-	sqlite3_finalize(stmt);
-	free(sc.last);
-	return status;
+	return db_finish(db, stmt, rc, err);
 }

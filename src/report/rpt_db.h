@@ -66,18 +66,18 @@ int rpt_db_ranges(struct rpt_db *db, bool (*keep)(const char *name, void *ctx), 
 /* Free a range set. */
 void rpt_range_set_free(struct rpt_range_set *set);
 
-/* Called per sample of group index g at time t (ns). */
-typedef void (*rpt_time_fn)(void *ctx, size_t g, int64_t t);
+/* Called per sample of group index g at time t (ns), with its fields (ok false: NULL). */
 typedef void (*rpt_sample_fn)(void *ctx, size_t g, int64_t t, bool rx_ok, double rx, bool tx_ok,
 			      double tx);
 
-/* Every sample's time, in time order per group. ordered false: a fast scan in storage order
- * that returns RPT_DB_UNORDERED when a group goes back in time; true: sorted by SQL. 0, or -1. */
-int rpt_db_times(struct rpt_db *db, const struct rpt_group_info *groups, size_t n, bool ordered,
-		 rpt_time_fn fn, void *ctx, char err[RPT_ERR_MAX]);
-
-/* Every sample with its rx and tx fields (ok false: NULL), as rpt_db_times(). */
+/* Every sample, in time order per group. ordered false: a fast scan in storage order that
+ * returns RPT_DB_UNORDERED (having called fn for some samples) when the storage order is not
+ * time order; true: sorted by SQL. 0, or -1 with err. */
 int rpt_db_samples(struct rpt_db *db, const struct rpt_group_info *groups, size_t n, bool ordered,
 		   rpt_sample_fn fn, void *ctx, char err[RPT_ERR_MAX]);
+
+/* The first and last sample time of the groups (0, 0 without samples); -1 on error. */
+int rpt_db_span(struct rpt_db *db, const struct rpt_group_info *groups, size_t n, int64_t *lo,
+		int64_t *hi, char err[RPT_ERR_MAX]);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #define WIDTH 1100.0
@@ -110,8 +111,9 @@ static void draw_axes(FILE *f, const struct frame *fr)
 		   "MiB/s</text>\n", fr->x0 - 55, fr->y0 + fr->h / 2);
 }
 
-/* The shaded, labelled ranges of a panel (labels in LANES rows, first free lane). */
-static void draw_ranges(FILE *f, const struct frame *fr, const struct rpt_result *r)
+/* The shaded ranges of a panel (labels false), or their labels over the curves (labels true),
+ * in LANES rows, each label in the first free row. */
+static void draw_ranges(FILE *f, const struct frame *fr, const struct rpt_result *r, bool labels)
 {
 	double lane_end[LANES];
 	for (size_t l = 0; l < LANES; l++)
@@ -124,15 +126,19 @@ static void draw_ranges(FILE *f, const struct frame *fr, const struct rpt_result
 		double xa = fx(fr, a), xb = fx(fr, b);
 		const char *color = palette[rg->name % NPALETTE];
 		const char *name = r->ranges.names[rg->name];
-		fprintf(f, "<rect class=\"range\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
-			   "fill=\"%s\" fill-opacity=\"0.10\" stroke=\"%s\" stroke-opacity=\"0.35\">"
-			   "<title>", xa, fr->y0, fmax(xb - xa, 0.5), fr->h, color, color);
-		xml_text(f, name);
-		fputs("</title></rect>\n", f);
+		if (!labels) {
+			fprintf(f, "<rect class=\"range\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
+				   "fill=\"%s\" fill-opacity=\"0.10\" stroke=\"%s\" stroke-opacity=\"0.35\">"
+				   "<title>", xa, fr->y0, fmax(xb - xa, 0.5), fr->h, color, color);
+			xml_text(f, name);
+			fputs("</title></rect>\n", f);
+			continue;
+		}
 		for (size_t l = 0; l < LANES && xb - xa >= LABEL_MIN; l++) {
 			if (lane_end[l] > xa)
 				continue;
-			fprintf(f, "<text class=\"range-label\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\">", xa + 3,
+			fprintf(f, "<text class=\"range-label\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\" "
+				   "stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">", xa + 3,
 				fr->y0 + 14 + 13.0 * (double)l, color);
 			xml_text(f, name);
 			fputs("</text>\n", f);
@@ -199,10 +205,11 @@ static void draw_panel(FILE *f, const struct rpt_input *in, double top)
 	}
 	fputs("</text>\n", f);
 	draw_axes(f, &fr);
-	draw_ranges(f, &fr, r);
+	draw_ranges(f, &fr, r, false);
 	for (size_t g = 0; g < r->ngroups; g++)
 		for (int field = 0; field < 2; field++)
 			draw_curve(f, &fr, r, g, field);
+	draw_ranges(f, &fr, r, true);
 	draw_legend(f, &fr, r);
 }
 
