@@ -412,7 +412,8 @@ int rpt_db_ranges(struct rpt_db *db, bool (*keep)(const char *name, void *ctx), 
 	    sqlite3_bind_int64(stmt, 2, startend) != SQLITE_OK)
 		db_fail(db, "cannot read the export", err);
 	else if (ranges_read(db, stmt, keep, ctx, &raw, &n, err) == 0) {
-		qsort(raw, n, sizeof *raw, compare_raw);
+		if (n > 1)
+			qsort(raw, n, sizeof *raw, compare_raw);
 		rc = ranges_index(raw, n, set);
 		if (rc != 0)
 			snprintf(err, RPT_ERR_MAX, "out of memory");
