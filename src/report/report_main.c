@@ -156,6 +156,7 @@ static int setup(int argc, char **argv, struct rpt_options *opts, struct iface_s
 	return EXIT_OK;
 }
 
+/* Read the reports, print their rows; exit 0, 1 (a report or the output failed) or 2. */
 int main(int argc, char **argv)
 {
 	struct rpt_options opts;

@@ -48,17 +48,19 @@ static struct cell *sheet_row(struct sheet *sh)
 	return &sh->cells[sh->nrows++ * sh->ncols];
 }
 
-/* Cell makers. */
+/* A text cell (NULL: empty). */
 static struct cell text_cell(const char *s)
 {
 	return (struct cell){.text = s != NULL ? s : ""};
 }
 
+/* A number cell (NaN: none). */
 static struct cell num_cell(double v)
 {
 	return (struct cell){.num = v};
 }
 
+/* A count cell. */
 static struct cell int_cell(uint64_t v)
 {
 	return (struct cell){.num = (double)v, .integer = true};
@@ -341,6 +343,7 @@ static void ranges_sheet(struct sheet *sh, const struct rpt_input *in, size_t n,
 	}
 }
 
+/* Print the summary (or, with ranges, the per-range rows) of n inputs to f; -1 when out of memory. */
 int rpt_output_print(FILE *f, enum rpt_format format, bool ranges, bool sum,
 		     const struct rpt_input *in, size_t n)
 {

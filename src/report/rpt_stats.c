@@ -21,62 +21,54 @@ static int compare_int64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Sort values (n of them) ascending in place. */
 void rpt_sort_doubles(double *values, size_t n)
 {
 	if (n > 1)
 		qsort(values, n, sizeof *values, compare_doubles);
 }
 
-/* Put the k-th smallest of v[0..n) at v[k], smaller ones before, larger after (quickselect,
- * Hoare partition around the median of three; a range that shrinks too slowly is sorted). */
-#define SELECT_BODY(T, v, n, k, sort_fn)                                                         \
-	do {                                                                                     \
-		size_t lo = 0, hi = (n) - 1, budget = 64;                                        \
-		while (hi > lo) {                                                                \
-			if (budget-- == 0) {                                                     \
-				sort_fn((v) + lo, hi - lo + 1);                                  \
-				return;                                                          \
-			}                                                                        \
-			size_t mid = lo + (hi - lo) / 2;                                         \
-			T a = (v)[lo], b = (v)[mid], c = (v)[hi];                                \
-			T pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b)); \
-			size_t i = lo, j = hi;                                                   \
-			for (;;) {                                                               \
-				while ((v)[i] < pivot)                                           \
-					i++;                                                     \
-				while (pivot < (v)[j])                                           \
-					j--;                                                     \
-				if (i >= j)                                                      \
-					break;                                                   \
-				T tmp = (v)[i];                                                  \
-				(v)[i++] = (v)[j];                                               \
-				(v)[j--] = tmp;                                                  \
-			}                                                                        \
-			if ((k) <= j)                                                            \
-				hi = j;                                                          \
-			else                                                                     \
-				lo = j + 1;                                                      \
-		}                                                                                \
-	} while (0)
-
-/* Sort n int64 values ascending. */
-static void sort_int64(int64_t *v, size_t n)
+/* The median of v[lo], v[mid], v[hi]. */
+static double median_of_three(const double *v, size_t lo, size_t mid, size_t hi)
 {
-	if (n > 1)
-		qsort(v, n, sizeof *v, compare_int64);
+	double a = v[lo], b = v[mid], c = v[hi];
+	if (a < b)
+		return b < c ? b : (a < c ? c : a);
+	return a < c ? a : (b < c ? c : b);
 }
 
+/* Hoare partition of v[lo..hi] around pivot: the last index of the part <= pivot. */
+static size_t partition(double *v, size_t lo, size_t hi, double pivot)
+{
+	size_t i = lo, j = hi;
+	for (;;) {
+		while (v[i] < pivot)
+			i++;
+		while (pivot < v[j])
+			j--;
+		if (i >= j)
+			return j;
+		double tmp = v[i];
+		v[i++] = v[j];
+		v[j--] = tmp;
+	}
+}
+
+/* Put the k-th smallest (from 0) of n values at values[k]: smaller ones before, larger after. */
 void rpt_select_doubles(double *values, size_t n, size_t k)
 {
-	if (n > 1)
-		SELECT_BODY(double, values, n, k, rpt_sort_doubles);
-}
-
-/* rpt_select_doubles() for int64 values. */
-static void select_int64(int64_t *values, size_t n, size_t k)
-{
-	if (n > 1)
-		SELECT_BODY(int64_t, values, n, k, sort_int64);
+	size_t lo = 0, hi = n ? n - 1 : 0, rounds = 0;
+	while (hi > lo) {
+		if (++rounds > 64) { /* shrinking too slowly (a hostile order): sort what is left */
+			rpt_sort_doubles(values + lo, hi - lo + 1);
+			return;
+		}
+		size_t j = partition(values, lo, hi, median_of_three(values, lo, lo + (hi - lo) / 2, hi));
+		if (k <= j)
+			hi = j;
+		else
+			lo = j + 1;
+	}
 }
 
 /* The smallest of v[0..n) (n > 0). */
@@ -88,6 +80,7 @@ static double min_double(const double *v, size_t n)
 	return m;
 }
 
+/* Percentile p (0..100) of n values in any order (reordered), linear interpolation; NaN if n is 0. */
 double rpt_percentile(double *values, size_t n, double p)
 {
 	if (n == 0)
@@ -103,6 +96,7 @@ double rpt_percentile(double *values, size_t n, double p)
 	return values[lo] + (h - (double)lo) * (next - values[lo]);
 }
 
+/* Percentile p (0..100) of n sorted values, linear interpolation; NaN when n is 0. */
 double rpt_percentile_sorted(const double *sorted, size_t n, double p)
 {
 	if (n == 0)
@@ -114,19 +108,18 @@ double rpt_percentile_sorted(const double *sorted, size_t n, double p)
 	return sorted[lo] + (h - (double)lo) * (sorted[lo + 1] - sorted[lo]);
 }
 
+/* Median of n int64 values (reordered), linear interpolation; 0 when n is 0. */
 double rpt_median_int64(int64_t *values, size_t n)
 {
 	if (n == 0)
 		return 0.0;
-	select_int64(values, n, n / 2);
+	qsort(values, n, sizeof *values, compare_int64);
 	if (n % 2 == 1)
 		return (double)values[n / 2];
-	int64_t below = values[0]; /* the largest of those before n / 2 */
-	for (size_t i = 1; i < n / 2; i++)
-		below = values[i] > below ? values[i] : below;
-	return ((double)below + (double)values[n / 2]) / 2.0;
+	return ((double)values[n / 2 - 1] + (double)values[n / 2]) / 2.0;
 }
 
+/* Whether a sample field read from the export is a real value (present, finite, not subnormal). */
 bool rpt_field_valid(bool present, double value)
 {
 	return present && isfinite(value) && fpclassify(value) != FP_SUBNORMAL;

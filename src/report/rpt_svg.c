@@ -53,12 +53,13 @@ static double tick_step(double span)
 	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
-/* x of time t (s) and y of rate v (MiB/s). */
+/* x of time t (s). */
 static double fx(const struct frame *fr, double t)
 {
 	return fr->x0 + (t - fr->tmin) / (fr->tmax - fr->tmin) * fr->w;
 }
 
+/* y of rate v (MiB/s). */
 static double fy(const struct frame *fr, double v)
 {
 	return fr->y0 + fr->h - v / fr->ymax * fr->h;
@@ -213,6 +214,7 @@ static void draw_panel(FILE *f, const struct rpt_input *in, double top)
 	draw_legend(f, &fr, r);
 }
 
+/* Write the picture of the n inputs (failed ones left out) to f. */
 void rpt_svg_print(FILE *f, const struct rpt_input *in, size_t n)
 {
 	size_t panels = 0;
@@ -233,6 +235,7 @@ void rpt_svg_print(FILE *f, const struct rpt_input *in, size_t n)
 	fputs("</svg>\n", f);
 }
 
+/* Write it to the file path; -1 with the reason in err. */
 int rpt_svg_write(const char *path, const struct rpt_input *in, size_t n, char err[RPT_ERR_MAX])
 {
 	FILE *f = fopen(path, "w");
