@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define WIDTH 1100.0
@@ -112,25 +114,87 @@ static void draw_axes(FILE *f, const struct frame *fr)
 		   "MiB/s</text>\n", fr->x0 - 55, fr->y0 + fr->h / 2);
 }
 
-/* The shaded ranges of a panel (labels false), or their labels over the curves (labels true),
- * in LANES rows, each label in the first free row. */
+/* A stretch of pixel columns covered by ranges of one name. */
+struct run {
+	size_t c0, c1; /* columns [c0, c1) of the plot area */
+	uint32_t name;
+};
+
+/* qsort order of runs: by first column. */
+static int compare_runs(const void *a, const void *b)
+{
+	size_t x = ((const struct run *)a)->c0, y = ((const struct run *)b)->c0;
+	return (x > y) - (x < y);
+}
+
+/* Mark the columns that range rg covers (at least one) in cover[ncols]. */
+static void cover_range(const struct frame *fr, const struct rpt_range *rg, bool *cover, size_t ncols)
+{
+	double a = fmax((double)rg->start / 1e9, fr->tmin), b = fmin((double)rg->end / 1e9, fr->tmax);
+	if (b < a)
+		return;
+	size_t c0 = (size_t)fmax(0, floor(fx(fr, a) - fr->x0)), c1 = (size_t)ceil(fx(fr, b) - fr->x0);
+	c0 = c0 < ncols ? c0 : ncols - 1;
+	c1 = c1 > c0 ? (c1 < ncols ? c1 : ncols) : c0 + 1;
+	for (size_t c = c0; c < c1; c++)
+		cover[c] = true;
+}
+
+/* The runs of columns covered by each range name (ranges come sorted by name), sorted by first
+ * column: so that 10^4 ranges draw as what a person can see; the count, 0 if out of memory. */
+static size_t range_runs(const struct frame *fr, const struct rpt_result *r, struct run **out)
+{
+	size_t ncols = (size_t)ceil(fr->w), n = 0, cap = 0;
+	bool *cover = malloc(ncols);
+	*out = NULL;
+	for (size_t i = 0; cover != NULL && i < r->ranges.nranges;) {
+		uint32_t name = r->ranges.ranges[i].name;
+		memset(cover, 0, ncols);
+		for (; i < r->ranges.nranges && r->ranges.ranges[i].name == name; i++)
+			cover_range(fr, &r->ranges.ranges[i], cover, ncols);
+		for (size_t c = 0; c < ncols; c++) {
+			if (!cover[c] || (c > 0 && cover[c - 1]))
+				continue;
+			if (n == cap) {
+				struct run *p = realloc(*out, (cap = cap ? 2 * cap : 64) * sizeof *p);
+				if (p == NULL)
+					goto oom;
+				*out = p;
+			}
+			size_t e = c;
+			while (e < ncols && cover[e])
+				e++;
+			(*out)[n++] = (struct run){c, e, name};
+		}
+	}
+	free(cover);
+	if (n > 1)
+		qsort(*out, n, sizeof **out, compare_runs);
+	return n;
+oom:
+	free(cover);
+	free(*out);
+	*out = NULL;
+	return 0;
+}
+
+/* The shaded ranges of a panel (labels false), or their labels over the curves (labels true):
+ * one rectangle per stretch of columns a name covers; labels in LANES rows, each in the first
+ * row free at its place. */
 static void draw_ranges(FILE *f, const struct frame *fr, const struct rpt_result *r, bool labels)
 {
+	struct run *runs;
+	size_t n = range_runs(fr, r, &runs);
 	double lane_end[LANES];
 	for (size_t l = 0; l < LANES; l++)
 		lane_end[l] = -INFINITY;
-	for (size_t i = 0; i < r->ranges.nranges; i++) {
-		const struct rpt_range *rg = &r->ranges.ranges[i];
-		double a = fmax((double)rg->start / 1e9, fr->tmin), b = fmin((double)rg->end / 1e9, fr->tmax);
-		if (b < a)
-			continue;
-		double xa = fx(fr, a), xb = fx(fr, b);
-		const char *color = palette[rg->name % NPALETTE];
-		const char *name = r->ranges.names[rg->name];
+	for (size_t i = 0; i < n; i++) {
+		double xa = fr->x0 + (double)runs[i].c0, xb = fr->x0 + (double)runs[i].c1;
+		const char *color = palette[runs[i].name % NPALETTE];
+		const char *name = r->ranges.names[runs[i].name];
 		if (!labels) {
-			fprintf(f, "<rect class=\"range\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
-				   "fill=\"%s\" fill-opacity=\"0.10\" stroke=\"%s\" stroke-opacity=\"0.35\">"
-				   "<title>", xa, fr->y0, fmax(xb - xa, 0.5), fr->h, color, color);
+			fprintf(f, "<rect class=\"range\" x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
+				   "fill=\"%s\" fill-opacity=\"0.12\"><title>", xa, fr->y0, xb - xa, fr->h, color);
 			xml_text(f, name);
 			fputs("</title></rect>\n", f);
 			continue;
@@ -147,6 +211,7 @@ static void draw_ranges(FILE *f, const struct frame *fr, const struct rpt_result
 			break;
 		}
 	}
+	free(runs);
 }
 
 /* One curve: group g's rx (field 0) or tx (1) as one path. */
