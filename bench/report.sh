@@ -29,13 +29,14 @@ measure() {
 	label=$1
 	shift
 	best=""
-	for run in 1 2 3; do
+	for _ in 1 2 3; do
 		/usr/bin/time -f '%e %U %S %M' -o time.out "$KN_REPORT" "$@" > /dev/null
 		line=$(cat time.out)
 		wall=${line%% *}
 		if [ -z "$best" ] || [ "$(echo "$wall < ${best%% *}" | bc)" = 1 ]; then best=$line; fi
 	done
 	rm -f time.out
+	# shellcheck disable=SC2086 # four numbers, split on purpose
 	set -- $best
 	printf '%-28s wall %6.2f s  user %6.2f s  sys %5.2f s  peak RSS %6.1f MB\n' "$label" "$1" "$2" "$3" \
 		"$(echo "$4 * 1024 / 1000000" | bc -l)"
