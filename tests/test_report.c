@@ -366,6 +366,7 @@ START_TEST(missing_domain_fails)
 	struct fx fx;
 	fx_open(&fx, path, false, NULL);
 	four_samples(&fx, 1000);
+	fx_range(&fx, "KvikIO NIC", 0, 10, FX_PUSHPOP, false); /* a range of that name is no domain */
 	fx_close(&fx);
 	struct rpt_result res;
 	char err[RPT_ERR_MAX] = "";

@@ -16,7 +16,11 @@
 #define SCHEMA_PREFIX "NIC bandwidth: "
 #define EVENT_PUSHPOP 59     /* ENUM_NSYS_EVENT_TYPE NvtxPushPopRange, when the table is absent */
 #define EVENT_STARTEND 60    /* NvtxStartEndRange */
+#define EVENT_DOMAIN_CREATE 75 /* NvtxDomainCreate */
 #define NAME_UNSET UINT32_MAX
+
+static int event_type(struct rpt_db *db, const char *name, int64_t fallback, int64_t *id,
+		      char err[RPT_ERR_MAX]);
 
 /* Put "what: sqlite's message" into err; returns -1. */
 static int db_fail(struct rpt_db *db, const char *what, char err[RPT_ERR_MAX])
@@ -129,12 +133,29 @@ static const char *nvtx_from(const struct rpt_db *db)
 /* Whether NVTX_EVENTS holds the 'KvikIO NIC' domain: 1 yes, 0 no, -1 error (err). */
 int rpt_db_has_domain(struct rpt_db *db, char err[RPT_ERR_MAX])
 {
+	int64_t create;
 	int t = db_has_table(db, "NVTX_EVENTS", err);
 	if (t <= 0)
 		return t;
+	if (event_type(db, "NvtxDomainCreate", EVENT_DOMAIN_CREATE, &create, err) != 0)
+		return -1;
 	char sql[512];
-	snprintf(sql, sizeof sql, "SELECT 1 FROM %s WHERE %s = ?1 LIMIT 1", nvtx_from(db), nvtx_text(db));
-	return db_exists(db, sql, DOMAIN_NAME, NULL, err);
+	snprintf(sql, sizeof sql, "SELECT 1 FROM %s WHERE e.eventType = ?1 AND %s = ?2 LIMIT 1",
+		 nvtx_from(db), nvtx_text(db));
+	sqlite3_stmt *stmt;
+	if (db_prepare(db, sql, &stmt, err) != 0)
+		return -1;
+	if (sqlite3_bind_int64(stmt, 1, create) != SQLITE_OK ||
+	    sqlite3_bind_text(stmt, 2, DOMAIN_NAME, -1, SQLITE_STATIC) != SQLITE_OK) {
+		sqlite3_finalize(stmt);
+		return db_fail(db, "cannot read the export", err);
+	}
+	int rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		sqlite3_finalize(stmt);
+		return 1;
+	}
+	return db_finish(db, stmt, rc, err) == 0 ? 0 : -1;
 }
 
 /* The TARGET_INFO_SYSTEM_ENV Hostname ("" when absent), malloc'ed; -1 on error. */

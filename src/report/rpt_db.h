@@ -46,7 +46,7 @@ int rpt_db_open(struct rpt_db *db, const char *path, char err[RPT_ERR_MAX]);
 /* Close the export. */
 void rpt_db_close(struct rpt_db *db);
 
-/* Whether NVTX_EVENTS holds the 'KvikIO NIC' domain: 1 yes, 0 no, -1 error (err). */
+/* Whether NVTX_EVENTS creates the 'KvikIO NIC' domain (NvtxDomainCreate): 1 yes, 0 no, -1 (err). */
 int rpt_db_has_domain(struct rpt_db *db, char err[RPT_ERR_MAX]);
 
 /* The TARGET_INFO_SYSTEM_ENV Hostname ("" when absent), malloc'ed; -1 on error. */
