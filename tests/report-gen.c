@@ -3,11 +3,15 @@
  * benchmark (bench/report.sh).
  *   report-gen FILE good [HOST]     groups eth0, total; 20 samples 100 ms apart; ranges
  *   report-gen FILE nodomain        the same without the 'KvikIO NIC' domain
+ *   report-gen FILE mixed           what the definitions must get right: no-value samples (NULL,
+ *                                   subnormal, half), a gap, 2500 intervals that change after
+ *                                   1000, a shared-schema group, ranges nested and mid-sample
  *   report-gen FILE bench SAMPLES GROUPS HZ RANGES   SAMPLES in all, round-robin over GROUPS */
 #include "config.h"
 
 #include "report-export.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +32,35 @@ static void small(const char *path, bool domain, const char *host)
 	fx_range(&fx, "load", 1000 * MS, 1500 * MS, FX_PUSHPOP, false);
 	fx_range(&fx, "load", 2000 * MS, 2500 * MS, FX_PUSHPOP, false);
 	fx_range(&fx, "idle", 1500 * MS, 2000 * MS, FX_STARTEND, true);
+	fx_close(&fx);
+}
+
+/* The mixed export: see the usage above. */
+static void mixed(const char *path)
+{
+	struct fx fx;
+	fx_open(&fx, path, true, "node-m");
+	int64_t a = fx_type(&fx, "NIC bandwidth: a", "rx", "tx");
+	int64_t b = fx_type(&fx, "NIC bandwidth", "rx", "tx");
+	int64_t t = 500 * MS;
+	for (int i = 0; i < 2500; i++) {
+		double rx = (i * 37) % 101 / 4.0, tx = (i * 11) % 7;
+		if (i % 97 == 5)
+			rx = tx = NAN;
+		else if (i % 89 == 7)
+			rx = 9.88e-324, tx = 0;
+		else if (i % 83 == 9)
+			tx = NAN;
+		fx_sample(&fx, a, t, rx, tx);
+		if (i % 3 == 0)
+			fx_sample(&fx, b, t + 777, tx, rx);
+		t += (i < 1000 ? 2 : 3) * MS + (i % 5) * 1000 + (i == 700 ? 400 * MS : 0);
+	}
+	fx_range(&fx, "outer", 400 * MS, 4000 * MS, FX_STARTEND, true);
+	fx_range(&fx, "inner", 1001 * MS + 123456, 1777 * MS, FX_PUSHPOP, false);
+	fx_range(&fx, "inner", 2500 * MS, 2500 * MS + 5, FX_PUSHPOP, false);
+	fx_range(&fx, "gap", 1800 * MS, 2300 * MS, FX_PUSHPOP, false);
+	fx_range(&fx, "late", 4000 * MS, 9000 * MS, FX_STARTEND, false);
 	fx_close(&fx);
 }
 
@@ -62,10 +95,13 @@ int main(int argc, char **argv)
 		small(argv[1], true, argc > 3 ? argv[3] : "node-a");
 	else if (argc == 3 && strcmp(argv[2], "nodomain") == 0)
 		small(argv[1], false, "node-a");
+	else if (argc == 3 && strcmp(argv[2], "mixed") == 0)
+		mixed(argv[1]);
 	else if (argc == 7 && strcmp(argv[2], "bench") == 0)
 		bench(argv[1], atol(argv[3]), atol(argv[4]), atol(argv[5]), atol(argv[6]));
 	else {
-		fputs("usage: report-gen FILE good [HOST] | nodomain | bench SAMPLES GROUPS HZ RANGES\n", stderr);
+		fputs("usage: report-gen FILE good [HOST] | nodomain | mixed | bench SAMPLES GROUPS HZ RANGES\n",
+		      stderr);
 		return 2;
 	}
 	return 0;
