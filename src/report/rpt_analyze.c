@@ -253,7 +253,6 @@ static int read_tables(struct rpt_db *db, struct analysis *an, char err[RPT_ERR_
 	return 0;
 }
 
-/* Analyze the open export; -1 with the reason in err (the result is then empty). */
 int rpt_analyze(struct rpt_db *db, const struct rpt_config *cfg, struct rpt_result *res,
 		char err[RPT_ERR_MAX])
 {
@@ -274,7 +273,6 @@ int rpt_analyze(struct rpt_db *db, const struct rpt_config *cfg, struct rpt_resu
 	return rc;
 }
 
-/* Free a result. */
 void rpt_result_free(struct rpt_result *res)
 {
 	for (size_t g = 0; res->groups != NULL && g < res->ngroups; g++)

@@ -74,7 +74,6 @@ static int db_has_table(struct rpt_db *db, const char *name, char err[RPT_ERR_MA
 			 name, NULL, err);
 }
 
-/* Open path read-only (one thread per connection); -1 with the reason in err. */
 int rpt_db_open(struct rpt_db *db, const char *path, char err[RPT_ERR_MAX])
 {
 	struct stat st;
@@ -109,7 +108,6 @@ int rpt_db_open(struct rpt_db *db, const char *path, char err[RPT_ERR_MAX])
 	return 0;
 }
 
-/* Close the export. */
 void rpt_db_close(struct rpt_db *db)
 {
 	if (db->db != NULL)
@@ -130,7 +128,6 @@ static const char *nvtx_from(const struct rpt_db *db)
 			       : "NVTX_EVENTS e";
 }
 
-/* Whether NVTX_EVENTS holds the 'KvikIO NIC' domain: 1 yes, 0 no, -1 error (err). */
 int rpt_db_has_domain(struct rpt_db *db, char err[RPT_ERR_MAX])
 {
 	int64_t create;
@@ -158,7 +155,6 @@ int rpt_db_has_domain(struct rpt_db *db, char err[RPT_ERR_MAX])
 	return db_finish(db, stmt, rc, err) == 0 ? 0 : -1;
 }
 
-/* The TARGET_INFO_SYSTEM_ENV Hostname ("" when absent), malloc'ed; -1 on error. */
 int rpt_db_host(struct rpt_db *db, char **host, char err[RPT_ERR_MAX])
 {
 	*host = NULL;
@@ -267,7 +263,6 @@ static int has_generic_tables(struct rpt_db *db, char err[RPT_ERR_MAX])
 	return 1;
 }
 
-/* The KvikIO NIC groups, by typeId (registration order); -1 on error. */
 int rpt_db_groups(struct rpt_db *db, struct rpt_group_info **groups, size_t *n,
 		  char err[RPT_ERR_MAX])
 {
@@ -316,7 +311,6 @@ fail:
 	return -1;
 }
 
-/* Free what rpt_db_groups() returned. */
 void rpt_groups_free(struct rpt_group_info *groups, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -413,7 +407,6 @@ oom:
 	return -1;
 }
 
-/* The push/pop and start/end ranges whose name keep() accepts (ended ones only); -1 on error. */
 int rpt_db_ranges(struct rpt_db *db, bool (*keep)(const char *name, void *ctx), void *ctx,
 		  struct rpt_range_set *set, char err[RPT_ERR_MAX])
 {
@@ -455,7 +448,6 @@ int rpt_db_ranges(struct rpt_db *db, bool (*keep)(const char *name, void *ctx), 
 	return rc;
 }
 
-/* Free a range set. */
 void rpt_range_set_free(struct rpt_range_set *set)
 {
 	for (size_t i = 0; i < set->nnames; i++)
@@ -634,9 +626,6 @@ static int scan_init(struct scan *sc, struct rpt_db *db, const struct rpt_group_
 	return 0;
 }
 
-/* Every sample, in time order per group. ordered false: a fast scan in storage order that
- * returns RPT_DB_UNORDERED (having called fn for some samples) when the storage order is not
- * time order; true: sorted by SQL. 0, or -1 with err. */
 int rpt_db_samples(struct rpt_db *db, const struct rpt_group_info *groups, size_t n, bool ordered,
 		   rpt_sample_fn fn, void *ctx, char err[RPT_ERR_MAX])
 {
@@ -650,7 +639,6 @@ int rpt_db_samples(struct rpt_db *db, const struct rpt_group_info *groups, size_
 	return rc;
 }
 
-/* The first and last sample time of the groups (0, 0 without samples); -1 on error. */
 int rpt_db_span(struct rpt_db *db, const struct rpt_group_info *groups, size_t n, int64_t *lo,
 		int64_t *hi, char err[RPT_ERR_MAX])
 {

@@ -34,7 +34,6 @@ struct slot {
 static struct slot slots[RPT_EXPORT_SLOTS];
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Whether path is an nsys report (name ending in .nsys-rep or .qdrep) to export first. */
 bool rpt_export_needed(const char *path)
 {
 	static const char *const suffixes[] = {".nsys-rep", ".qdrep"};
@@ -47,7 +46,6 @@ bool rpt_export_needed(const char *path)
 	return false;
 }
 
-/* The nsys to run: option (--nsys), else $NSYS, else "nsys" (searched on PATH). */
 const char *rpt_export_nsys(const char *option)
 {
 	if (option != NULL)
@@ -78,7 +76,6 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-/* Catch SIGINT, SIGTERM and SIGHUP: remove every temporary export, then die of the signal. */
 int rpt_export_catch_signals(void)
 {
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
@@ -178,7 +175,6 @@ static pid_t export_spawn(const char *nsys, const char *report, struct slot *s, 
 	return pid;
 }
 
-/* Export report with nsys into a new temporary folder; -1 with the reason in err. */
 int rpt_export_run(const char *nsys, const char *report, struct rpt_export *ex,
 		   char err[RPT_ERR_MAX])
 {
@@ -219,7 +215,6 @@ int rpt_export_run(const char *nsys, const char *report, struct rpt_export *ex,
 	return 0;
 }
 
-/* Remove the temporary export. */
 void rpt_export_remove(struct rpt_export *ex)
 {
 	if (ex->slot < 0)

@@ -23,7 +23,6 @@ static const struct option long_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* Write --help to f. */
 void rpt_options_help(FILE *f)
 {
 	fputs("Usage: kvikio_nic_report [OPTION]... REPORT...\n"
@@ -126,7 +125,6 @@ static int parse_one(int c, char **argv, struct rpt_options *opts, char *err, si
 	}
 }
 
-/* Parse argv; 0, or -1 with a one-line reason in err (exit status 2). */
 int rpt_options_parse(int argc, char **argv, struct rpt_options *opts, char *err, size_t errsize)
 {
 	*opts = (struct rpt_options){.format = RPT_TABLE, .jobs = 1};

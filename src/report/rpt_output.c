@@ -343,7 +343,6 @@ static void ranges_sheet(struct sheet *sh, const struct rpt_input *in, size_t n,
 	}
 }
 
-/* Print the summary (or, with ranges, the per-range rows) of n inputs to f; -1 when out of memory. */
 int rpt_output_print(FILE *f, enum rpt_format format, bool ranges, bool sum,
 		     const struct rpt_input *in, size_t n)
 {

@@ -13,7 +13,6 @@ static int compare_endpoints(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Sort the endpoints of n ranges; -1 when out of memory. */
 int rpt_sweep_init(struct rpt_sweep *sw, const struct rpt_range *ranges, size_t n, size_t nnames)
 {
 	sw->ranges = ranges;
@@ -33,14 +32,12 @@ int rpt_sweep_init(struct rpt_sweep *sw, const struct rpt_range *ranges, size_t 
 	return 0;
 }
 
-/* Free the endpoints. */
 void rpt_sweep_free(struct rpt_sweep *sw)
 {
 	free(sw->ends);
 	sw->ends = NULL;
 }
 
-/* Start one group; -1 when out of memory. */
 int rpt_sweep_group_init(struct rpt_sweep_group *g, const struct rpt_sweep *sw)
 {
 	*g = (struct rpt_sweep_group){0};
@@ -54,7 +51,6 @@ int rpt_sweep_group_init(struct rpt_sweep_group *g, const struct rpt_sweep *sw)
 	return 0;
 }
 
-/* Free the group's sums. */
 void rpt_sweep_group_free(struct rpt_sweep_group *g)
 {
 	free(g->acc_rx);
@@ -62,7 +58,6 @@ void rpt_sweep_group_free(struct rpt_sweep_group *g)
 	g->acc_rx = g->acc_tx = NULL;
 }
 
-/* Add the window (a, b] at rates rx, tx (valid false: a sample without a value, rate 0). */
 void rpt_sweep_window(struct rpt_sweep_group *g, const struct rpt_sweep *sw, int64_t a, int64_t b,
 		      bool valid, double rx, double tx)
 {
@@ -83,7 +78,6 @@ void rpt_sweep_window(struct rpt_sweep_group *g, const struct rpt_sweep *sw, int
 	}
 }
 
-/* Pass the endpoints after the last window. */
 void rpt_sweep_finish(struct rpt_sweep_group *g, const struct rpt_sweep *sw)
 {
 	for (size_t nends = 2 * sw->nranges; g->next < nends; g->next++) {
@@ -93,14 +87,12 @@ void rpt_sweep_finish(struct rpt_sweep_group *g, const struct rpt_sweep *sw)
 	}
 }
 
-/* Length of the intersection of (a, b] and [s, e], 0 when they do not meet. */
 double rpt_overlap_length(double a, double b, double s, double e)
 {
 	double lo = a > s ? a : s, hi = b < e ? b : e;
 	return hi > lo ? hi - lo : 0.0;
 }
 
-/* Add the first sample's window (a, b] (a may be fractional) at rates rx, tx to every range. */
 void rpt_sweep_first(struct rpt_sweep_group *g, const struct rpt_sweep *sw, double a, int64_t b,
 		     double rx, double tx)
 {

@@ -21,7 +21,6 @@ static int compare_int64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Sort values (n of them) ascending in place. */
 void rpt_sort_doubles(double *values, size_t n)
 {
 	if (n > 1)
@@ -54,7 +53,6 @@ static size_t partition(double *v, size_t lo, size_t hi, double pivot)
 	}
 }
 
-/* Put the k-th smallest (from 0) of n values at values[k]: smaller ones before, larger after. */
 void rpt_select_doubles(double *values, size_t n, size_t k)
 {
 	size_t lo = 0, hi = n ? n - 1 : 0, rounds = 0;
@@ -80,7 +78,6 @@ static double min_double(const double *v, size_t n)
 	return m;
 }
 
-/* Percentile p (0..100) of n values in any order (reordered), linear interpolation; NaN if n is 0. */
 double rpt_percentile(double *values, size_t n, double p)
 {
 	if (n == 0)
@@ -96,7 +93,6 @@ double rpt_percentile(double *values, size_t n, double p)
 	return values[lo] + (h - (double)lo) * (next - values[lo]);
 }
 
-/* Percentile p (0..100) of n sorted values, linear interpolation; NaN when n is 0. */
 double rpt_percentile_sorted(const double *sorted, size_t n, double p)
 {
 	if (n == 0)
@@ -108,7 +104,6 @@ double rpt_percentile_sorted(const double *sorted, size_t n, double p)
 	return sorted[lo] + (h - (double)lo) * (sorted[lo + 1] - sorted[lo]);
 }
 
-/* Median of n int64 values (reordered), linear interpolation; 0 when n is 0. */
 double rpt_median_int64(int64_t *values, size_t n)
 {
 	if (n == 0)
@@ -119,7 +114,6 @@ double rpt_median_int64(int64_t *values, size_t n)
 	return ((double)values[n / 2 - 1] + (double)values[n / 2]) / 2.0;
 }
 
-/* Whether a sample field read from the export is a real value (present, finite, not subnormal). */
 bool rpt_field_valid(bool present, double value)
 {
 	return present && isfinite(value) && fpclassify(value) != FP_SUBNORMAL;

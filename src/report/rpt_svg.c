@@ -279,7 +279,6 @@ static void draw_panel(FILE *f, const struct rpt_input *in, double top)
 	draw_legend(f, &fr, r);
 }
 
-/* Write the picture of the n inputs (failed ones left out) to f. */
 void rpt_svg_print(FILE *f, const struct rpt_input *in, size_t n)
 {
 	size_t panels = 0;
@@ -300,7 +299,6 @@ void rpt_svg_print(FILE *f, const struct rpt_input *in, size_t n)
 	fputs("</svg>\n", f);
 }
 
-/* Write it to the file path; -1 with the reason in err. */
 int rpt_svg_write(const char *path, const struct rpt_input *in, size_t n, char err[RPT_ERR_MAX])
 {
 	FILE *f = fopen(path, "w");

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Append v; -1 when out of memory. */
 int rpt_values_push(struct rpt_values *vs, double v)
 {
 	size_t at = vs->n % RPT_VALUES_BLOCK;
@@ -29,8 +28,6 @@ int rpt_values_push(struct rpt_values *vs, double v)
 	return 0;
 }
 
-/* Move the values into one malloc'ed array (NULL when out of memory or empty; *n their count);
- * the list is empty afterwards. */
 double *rpt_values_take(struct rpt_values *vs, size_t *n)
 {
 	*n = vs->n;
@@ -47,7 +44,6 @@ double *rpt_values_take(struct rpt_values *vs, size_t *n)
 	return all;
 }
 
-/* Free the list. */
 void rpt_values_free(struct rpt_values *vs)
 {
 	for (size_t b = 0; b < vs->nblocks; b++)
