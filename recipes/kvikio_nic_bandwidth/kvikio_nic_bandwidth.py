@@ -60,6 +60,7 @@ FIRST_TABLES = {
     "StringIds": ["id", "value"],
     "TARGET_INFO_SYSTEM_ENV": ["name", "value"],
 }
+SAMPLE_COLUMNS = ["timestamp", "rx", "tx"]
 
 
 def _regex(value):
@@ -90,16 +91,32 @@ class KvikioNicBandwidth(recipe.Recipe):
             logger.warning(f"{report_path}: no '{knb.DOMAIN_NAME}' counter groups (was the report "
                            "recorded with --enable=kvikio_nic?); skipped.")
             return None
-        for g in groups.itertuples(index=False):
-            service.queue_table(knb.samples_table_name(g.domainId, g.counterGroupId), ["timestamp", "rx", "tx"])
-        more = service.read_queued_tables()
-        if more is None:
-            return None
-        tables.update(more)
+        names = [knb.samples_table_name(g.domainId, g.counterGroupId) for g in groups.itertuples(index=False)]
+        tables.update(KvikioNicBandwidth._read_samples(service, names, report_path))
         pattern = getattr(parsed_args, "ranges", None)
         name = Path(report_path).name
         summary, ranges, heat = knb.analyze_tables(name, tables, pattern, bin_list, session_offset)
         return name, summary, ranges, heat
+
+    @staticmethod
+    def _read_samples(service, names, report_path):
+        """The groups' samples tables; one that cannot be read (a group never sampled) is left
+        out, so that its group reads as one without samples instead of losing the report."""
+        for name in names:
+            service.queue_table(name, SAMPLE_COLUMNS)
+        tables = service.read_queued_tables()
+        if tables is not None:
+            return tables
+        tables = {}
+        for name in names:
+            service.clear_queued_tables()  # a failed read leaves its requests queued
+            service.queue_table(name, SAMPLE_COLUMNS)
+            one = service.read_queued_tables()
+            if one is None:
+                logger.warning(f"{report_path}: no {name}: its group counts as one without samples.")
+            else:
+                tables.update(one)
+        return tables
 
     @log.time("Mapper")
     def mapper_func(self, context, profile_info):
