@@ -5,8 +5,10 @@
 # tests/nsys/README.md. Exits 77 (skip) when nsys or the Python packages are missing.
 #
 #   tests/nsys/check-recipe.sh --input DIR [--nsys PATH] [--report-tool PATH] [--modes LIST]
-#                              [--pythonpath DIR] [--work DIR]
+#                              [--pythonpath DIR [--site-pth]] [--work DIR]
 #
+# --pythonpath DIR adds DIR (e.g. recipe-pydeps.sh's dask) to PYTHONPATH; with --site-pth also
+# as a .pth file in python3's site-packages, removed at exit (for an nsys that sets PYTHONPATH).
 # DIR holds .nsys-rep reports recorded with --enable=kvikio_nic (copied to a scratch folder
 # first: the framework writes its <stem>_pqtdir exports beside the reports). For each mode of
 # LIST (default "none concurrent dask-futures") it runs
@@ -27,6 +29,8 @@ report_tool=${KN_REPORT_TOOL:-}
 modes="none concurrent dask-futures"
 work=""
 pythonpath=""
+site_pth=no
+pth_file=""
 
 # say MESSAGE: one line on stdout, prefixed.
 say() { printf 'check-recipe: %s\n' "$*"; }
@@ -45,8 +49,9 @@ while [ $# -gt 0 ]; do
 	--report-tool) report_tool=${2:?--report-tool needs a path}; shift 2 ;;
 	--modes) modes=${2:?--modes needs a list}; shift 2 ;;
 	--pythonpath) pythonpath=${2:?--pythonpath needs a folder}; shift 2 ;;
+	--site-pth) site_pth=yes; shift ;;
 	--work) work=${2:?--work needs a folder}; shift 2 ;;
-	-h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die 2 "unknown argument '$1' (see --help)" ;;
 	esac
 done
@@ -68,6 +73,13 @@ if [ -n "$pythonpath" ]; then
 fi
 python=$(command -v python3 || true)
 [ -n "$python" ] || die 77 "no python3 on PATH (nsys recipe needs one): skipped"
+if [ "$site_pth" = yes ] && [ -n "$pythonpath" ]; then
+	site=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+	pth_file=$site/kn-check-recipe.pth
+	trap 'rm -f "$pth_file"' EXIT
+	(cd "$pythonpath" && pwd) >"$pth_file" || die 1 "cannot write $pth_file"
+	say "python path file: $pth_file"
+fi
 if ! "$python" -c 'import numpy, pandas, pyarrow, psutil' 2>/dev/null; then
 	die 77 "$python lacks what nsys recipe needs (numpy pandas pyarrow psutil): skipped"
 fi
