@@ -6,8 +6,9 @@ math is tested in `make check` without the recipe framework. The definitions are
 kvikio_nic_report(1), so both tools give the same numbers for the same report:
 
 - A sample covers the time since the previous sample of its group; the first one covers one
-  median interval (the median of the gaps between the group's consecutive samples, all samples
-  counted; 0 with fewer than two).  Rates are MiB/s, timestamps ns.
+  median interval: the median of the group's first min(n - 1, 1000) gaps between consecutive
+  samples (samples without a value count: they have times; the mean of the two middle ones when
+  their number is even; 0 with one sample).  Rates are MiB/s, timestamps ns.
 - A sample has a value when rx and tx are both finite and not subnormal (a parquetdir export
   gives NaN for "no value"; nsys 2025.3.1 exports nvtxCounterSampleNoValue as 9.9e-324).
   Samples without a value count for neither bytes nor statistics.
@@ -31,6 +32,7 @@ SCHEMA_PREFIX = "NIC bandwidth: "
 # ENUM_NSYS_EVENT_TYPE ids of nsys 2025.3.1, used when the export lacks that table.
 EVENT_IDS = {"NvtxPushPopRange": 59, "NvtxStartEndRange": 60, "NvtxDomainCreate": 75}
 MIB = 1048576.0
+HEAD_INTERVALS = 1000  # the first sample's window: the median of this many first gaps
 NS = 1e9
 
 SUMMARY_COLUMNS = [
@@ -132,8 +134,9 @@ def valued(rx, tx):
 
 
 def median_interval(ts):
-    """The median gap between consecutive times (ns, sorted); 0 with fewer than two."""
-    ts = np.asarray(ts, dtype=np.int64)
+    """The median of the first HEAD_INTERVALS gaps between consecutive times (ns, sorted); 0 with
+    fewer than two times."""
+    ts = np.asarray(ts, dtype=np.int64)[: HEAD_INTERVALS + 1]
     if ts.size < 2:
         return 0.0
     return float(np.median(np.diff(ts)))

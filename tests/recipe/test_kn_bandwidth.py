@@ -74,6 +74,10 @@ def first_sample_covers_one_median_interval():
     expect(kb.median_interval([0, 1, 3, 4]) == 1.0, "median of gaps 1, 2, 1")
     expect(kb.median_interval([0, 1, 3]) == 1.5, "median of gaps 1, 2 is their mean")
     expect(kb.median_interval([5]) == 0.0, "one sample: no interval")
+    # Only the first 1000 intervals count (kvikio_nic_report keeps no more): 1000 of 1 s, then 2000 of 5 s.
+    ts = np.concatenate([np.arange(1001) * S, 1000 * S + np.arange(1, 2001) * 5 * S])
+    expect(kb.median_interval(ts) == float(S), f"first 1000 intervals: {kb.median_interval(ts)}")
+    expect(kb.median_interval(ts[:1002]) == float(S), "1001 intervals: the first 1000")
 
 
 @test
