@@ -17,9 +17,9 @@
 # and compares (tests/nsys/compare-recipe.py, 1e-9 relative): every mode with the first; the
 # first with kvikio_nic_report --format=csv --sum [--ranges] on the same reports when that
 # program is found (--report-tool, KN_REPORT_TOOL, the build tree's, or PATH); always with the
-# recipe's math (kn_bandwidth) run directly on the exports. Reports whose name has a folder in
-# tests/data/recipe also get their CSV extracts checked against a fresh parquetdir export
-# (tests/recipe/extract-fixtures.py --check). Everything goes to stdout; exit 0 when all agree.
+# recipe's math (kn_bandwidth) run directly on full parquetdir exports made here. Reports whose
+# name has a folder in tests/data/recipe also get their CSV extracts checked against those
+# exports (tests/recipe/extract-fixtures.py --check). Everything goes to stdout; exit 0 when all agree.
 set -eu
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -152,17 +152,34 @@ else
 	say "== kvikio_nic_report: NOT FOUND (give --report-tool PATH); comparing with the recipe's own math only"
 fi
 
-say "== comparisons"
-"$python" "$src/tests/nsys/compare-recipe.py" --recipe-dir "$src/recipes/kvikio_nic_bandwidth" \
-	--direct "$work/in" ${refs[@]+"${refs[@]}"} "${outs[@]}" || status=1
-
-say "== fixtures (tests/data/recipe) against fresh parquetdir exports"
+# Full exports of our own: the recipe's <stem>_pqtdir holds only the tables it asked for, each
+# export with --force-overwrite.
+say "== nsys export --type parquetdir (every table) for the direct comparison and the fixtures"
+mkdir -p "$work/pq"
+direct=(--direct "$work/pq")
 for rep in "$work/in"/*.nsys-rep; do
 	stem=$(basename "$rep" .nsys-rep)
-	[ -d "$src/tests/data/recipe/$stem" ] || continue
-	"$nsys" export --type parquetdir --force-overwrite=true -o "$work/pq-$stem" "$rep" >"$work/export-$stem.log" 2>&1 ||
-		{ cat "$work/export-$stem.log"; say "$stem: nsys export FAILED"; status=1; continue; }
-	"$python" "$src/tests/recipe/extract-fixtures.py" --check "$work/pq-$stem" "$src/tests/data/recipe/$stem" || status=1
+	if ! "$nsys" export --type parquetdir --force-overwrite=true -o "$work/pq/${stem}_pqtdir" "$rep" \
+		>"$work/export-$stem.log" 2>&1; then
+		cat "$work/export-$stem.log"
+		say "$stem: nsys export FAILED: no direct comparison"
+		status=1
+		direct=()
+	fi
+done
+
+say "== comparisons"
+"$python" "$src/tests/nsys/compare-recipe.py" --recipe-dir "$src/recipes/kvikio_nic_bandwidth" \
+	${direct[@]+"${direct[@]}"} ${refs[@]+"${refs[@]}"} "${outs[@]}" || status=1
+
+say "== fixtures (tests/data/recipe) against the fresh exports"
+for rep in "$work/in"/*.nsys-rep; do
+	stem=$(basename "$rep" .nsys-rep)
+	if [ ! -d "$src/tests/data/recipe/$stem" ] || [ ! -d "$work/pq/${stem}_pqtdir" ]; then
+		continue
+	fi
+	"$python" "$src/tests/recipe/extract-fixtures.py" --check "$work/pq/${stem}_pqtdir" \
+		"$src/tests/data/recipe/$stem" || status=1
 done
 
 if [ "$status" = 0 ]; then say "PASSED"; else say "FAILED"; fi

@@ -103,14 +103,16 @@ def direct(pqroot, recipe_dir, stems, pattern):
     summ, rng = [], []
     for s in sorted(stems):
         d = os.path.join(pqroot, f"{s}_pqtdir")
-        if os.path.isdir(d):
-            tables = {f[: -len(".parquet")]: pd.read_parquet(os.path.join(d, f))
-                      for f in os.listdir(d) if f.endswith(".parquet")}
-        else:  # CSV extracts, as in tests/data/recipe
-            d = os.path.join(pqroot, s)
-            tables = {f[: -len(".csv")]: pd.read_csv(os.path.join(d, f), float_precision="round_trip",
-                                                      keep_default_na=False, na_values=[""])
-                      for f in os.listdir(d) if f.endswith(".csv")}
+        if not os.path.isdir(d):
+            d = os.path.join(pqroot, s)  # CSV extracts, as in tests/data/recipe
+        tables = {}
+        for f in sorted(os.listdir(d)):
+            path = os.path.join(d, f)
+            if f.endswith(".parquet"):
+                tables[f[: -len(".parquet")]] = pd.read_parquet(path)
+            elif f.endswith(".csv"):
+                tables[f[: -len(".csv")]] = pd.read_csv(path, float_precision="round_trip",
+                                                        keep_default_na=False, na_values=[""])
         a, b, _ = kb.analyze_tables(f"{s}.nsys-rep", tables, pattern)
         summ.append(a)
         rng.append(b)
