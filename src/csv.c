@@ -6,7 +6,6 @@
 
 #include <string.h>
 
-/* Write the header line; 0, or -1 with errno set on a write error. */
 int csv_header(FILE *f)
 {
 	return fputs(CSV_HEADER, f) < 0 ? -1 : 0;
@@ -26,7 +25,6 @@ static int write_field(FILE *f, const char *text)
 	return fputc('"', f) == EOF ? -1 : 0;
 }
 
-/* Write one line; rate NULL means no value (empty rx and tx fields). 0 or -1. */
 int csv_row(FILE *f, double time_s, double interval_s, const char *group, const struct rate *rate)
 {
 	if (fprintf(f, "%.9f,%.9f,", time_s, interval_s) < 0 || write_field(f, group) != 0)
@@ -35,7 +33,6 @@ int csv_row(FILE *f, double time_s, double interval_s, const char *group, const 
 	return n < 0 ? -1 : 0;
 }
 
-/* Flush f; 0, or -1 with errno set (EPIPE when the reader went away). */
 int csv_flush(FILE *f)
 {
 	return (fflush(f) != 0 || ferror(f)) ? -1 : 0;

@@ -39,7 +39,6 @@ static const nvtxSemanticsCounter_t counter_semantics = {
 	.limitType = NVTX_COUNTER_LIMIT_UNDEFINED,
 };
 
-/* Create the domain (a no-op unless a tool is injected). */
 void emit_init(void)
 {
 	domain = nvtxDomainCreateA(EMIT_DOMAIN_NAME);
@@ -67,7 +66,6 @@ static uint64_t register_schema(const char *group)
 	return nvtxPayloadSchemaRegister(domain, &attr);
 }
 
-/* Register a counter group named name (an interface, or "total"); returns its id. */
 uint64_t emit_register_group(const char *name)
 {
 	const nvtxCounterAttr_t attr = {
@@ -80,16 +78,15 @@ uint64_t emit_register_group(const char *name)
 	return nvtxCounterRegister(domain, &attr);
 }
 
-/* Emit one rx/tx sample for group. */
 void emit_sample(uint64_t group, const struct rate *rate)
 {
 	nvtxCounterSample(domain, group, rate, sizeof *rate);
 }
 
-/* Emit "no value" for group: NaN in both fields. nsys 2025.3 stores NaN as SQL NULL, but turns
- * nvtxCounterSampleNoValue() into an ordinary sample of (almost) zero: a fake value. */
 void emit_no_value(uint64_t group)
 {
+	/* Not nvtxCounterSampleNoValue(): nsys 2025.3 exports it as an ordinary sample of (almost)
+	 * zero, a fake value, while NaN is stored as SQL NULL. */
 	static const struct rate none = {NAN, NAN};
 	nvtxCounterSample(domain, group, &none, sizeof none);
 }

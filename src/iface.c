@@ -49,7 +49,6 @@ struct cost_frame {
 	struct cost alternatives, branch, last;
 };
 
-/* Whether name is a name the kernel could give an interface (no '/', no "..", < IFNAMSIZ). */
 bool iface_name_valid(const char *name)
 {
 	size_t len = strnlen(name, IFACE_NAME_MAX);
@@ -84,7 +83,6 @@ static size_t bracket_length(const char *p)
 	return 0;
 }
 
-/* Translate a user regex to POSIX ERE ("\d" becomes "[0-9]"); -1 if out of memory. */
 int iface_regex_translate(const char *pattern, char **out)
 {
 	char *ere = malloc(strlen(pattern) * 5 / 2 + 1); /* "\d" (2 bytes) grows to "[0-9]" (5) */
@@ -277,7 +275,6 @@ static bool matches_whole(const regex_t *re, const char *name)
 	       (size_t)m[0].rm_eo == strlen(name);
 }
 
-/* Compile the -d patterns; on failure return -1 with regerror's text in err. */
 int iface_selector_init(struct iface_selector *sel, const char *const *patterns, size_t n,
 			char err[IFACE_ERR_MAX])
 {
@@ -298,7 +295,6 @@ int iface_selector_init(struct iface_selector *sel, const char *const *patterns,
 	return 0;
 }
 
-/* Free the compiled patterns. */
 void iface_selector_free(struct iface_selector *sel)
 {
 	for (size_t i = 0; i < sel->nregexes; i++)
@@ -307,7 +303,6 @@ void iface_selector_free(struct iface_selector *sel)
 	*sel = (struct iface_selector){0};
 }
 
-/* Read <name>/<attr> under the class/net folder into buf; length or -errno. */
 ssize_t iface_read_attr(const struct iface_dir *dir, const char *name, const char *attr, char *buf,
 			size_t size)
 {
@@ -331,7 +326,6 @@ static bool default_rule(const struct iface_dir *dir, const char *name)
 	return strcmp(name, "lo") != 0 || n >= 0; /* no flags file: still refuse the name "lo" */
 }
 
-/* Whether the interface name is chosen by the selector (reads operstate/flags in default mode). */
 bool iface_selected(const struct iface_selector *sel, const struct iface_dir *dir, const char *name)
 {
 	if (sel->nregexes == 0)
@@ -342,7 +336,6 @@ bool iface_selected(const struct iface_selector *sel, const struct iface_dir *di
 	return false;
 }
 
-/* Open <sysfs>/class/net; on failure return -1 with the failing path in err. */
 int iface_dir_open(struct iface_dir *dir, const char *sysfs_root, char err[IFACE_ERR_MAX])
 {
 	char path[4096];
@@ -364,7 +357,6 @@ int iface_dir_open(struct iface_dir *dir, const char *sysfs_root, char err[IFACE
 	return 0;
 }
 
-/* Close what iface_dir_open() opened. */
 void iface_dir_close(struct iface_dir *dir)
 {
 	if (dir->dir != NULL)
@@ -384,7 +376,6 @@ static bool is_regular_file(const struct iface_dir *dir, const struct dirent *en
 	return fstatat(dir->fd, entry->d_name, &st, 0) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Call fn(name, ctx) for every valid interface name, in directory order; returns -1 on read error. */
 int iface_dir_scan(struct iface_dir *dir, void (*fn)(const char *name, void *ctx), void *ctx)
 {
 	DIR *d = dir->dir;
@@ -435,7 +426,6 @@ static int compare_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Collect every interface name, sorted; caller frees each and the array; -1 on error. */
 int iface_dir_names(struct iface_dir *dir, char ***names, size_t *count)
 {
 	struct name_list list = {0};
@@ -451,7 +441,6 @@ int iface_dir_names(struct iface_dir *dir, char ***names, size_t *count)
 	return 0;
 }
 
-/* Free what iface_dir_names() returned. */
 void iface_names_free(char **names, size_t count)
 {
 	for (size_t i = 0; i < count; i++)

@@ -6,7 +6,6 @@
 
 #include <stddef.h>
 
-/* The deadline after a tick that was due at deadline_ns and ran at now_ns. */
 int64_t pace_next(int64_t deadline_ns, int64_t now_ns, int64_t interval_ns, uint64_t *skipped)
 {
 	int64_t next = deadline_ns + interval_ns;

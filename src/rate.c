@@ -4,7 +4,6 @@
 
 #include "rate.h"
 
-/* Rates between two readings dt_s seconds apart; false when there is no honest value. */
 bool rate_compute(const struct counter_pair *prev, const struct counter_pair *cur, double dt_s,
 		  struct rate *out)
 {
@@ -15,7 +14,6 @@ bool rate_compute(const struct counter_pair *prev, const struct counter_pair *cu
 	return true;
 }
 
-/* Add r to sum, field by field. */
 void rate_add(struct rate *sum, const struct rate *r)
 {
 	sum->rx += r->rx;

@@ -551,6 +551,12 @@ static void add(Suite *s, const char *name, const TTest *fn)
 	testutil_add(s, name, fn, tree_setup, tree_teardown);
 }
 
+/* Add a case that needs the kernel's rtnetlink statistics. */
+static void add_rtnetlink(Suite *s, const char *name, const TTest *fn)
+{
+	testutil_add_tagged(s, name, fn, tree_setup, tree_teardown, TESTUTIL_TAG_RTNETLINK);
+}
+
 /* The monitor suite. */
 static Suite *monitor_suite(void)
 {
@@ -573,9 +579,9 @@ static Suite *monitor_suite(void)
 	add(s, "init_unreadable", init_unreadable);
 	add(s, "fd_limit_raised_as_needed", fd_limit_raised_as_needed);
 	add(s, "fd_limit_hard_reads_per_tick", fd_limit_hard_reads_per_tick);
-	add(s, "netlink_kept_while_sysfs_agrees", netlink_kept_while_sysfs_agrees);
-	add(s, "netlink_given_up_when_an_ifindex_differs", netlink_given_up_when_an_ifindex_differs);
-	add(s, "netlink_given_up_mid_run", netlink_given_up_mid_run);
+	add_rtnetlink(s, "netlink_kept_while_sysfs_agrees", netlink_kept_while_sysfs_agrees);
+	add_rtnetlink(s, "netlink_given_up_when_an_ifindex_differs", netlink_given_up_when_an_ifindex_differs);
+	add_rtnetlink(s, "netlink_given_up_mid_run", netlink_given_up_mid_run);
 	return s;
 }
 

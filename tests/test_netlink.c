@@ -395,6 +395,12 @@ static void add(Suite *s, const char *name, const TTest *fn)
 	testutil_add(s, name, fn, reset, NULL);
 }
 
+/* Add a case that needs the kernel's rtnetlink statistics. */
+static void add_rtnetlink(Suite *s, const char *name, const TTest *fn)
+{
+	testutil_add_tagged(s, name, fn, reset, NULL, TESTUTIL_TAG_RTNETLINK);
+}
+
 /* The netlink suite. */
 static Suite *netlink_suite(void)
 {
@@ -410,7 +416,7 @@ static Suite *netlink_suite(void)
 	add(s, "malformed_headers", malformed_headers);
 	add(s, "malformed_attributes", malformed_attributes);
 	add(s, "unaligned_buffer", unaligned_buffer);
-	add(s, "abandoned_dump_drained", abandoned_dump_drained);
+	add_rtnetlink(s, "abandoned_dump_drained", abandoned_dump_drained);
 	return s;
 }
 

@@ -122,9 +122,18 @@ void fake_iface_remove(const char *name)
 void testutil_add(Suite *s, const char *name, const TTest *fn, void (*setup)(void),
 		  void (*teardown)(void))
 {
+	testutil_add_tagged(s, name, fn, setup, teardown, NULL);
+}
+
+/* As testutil_add, with check tags (CK_INCLUDE_TAGS / CK_EXCLUDE_TAGS select by them). */
+void testutil_add_tagged(Suite *s, const char *name, const TTest *fn, void (*setup)(void),
+			 void (*teardown)(void), const char *tags)
+{
 	TCase *tc = tcase_create(name);
 	if (setup != NULL || teardown != NULL)
 		tcase_add_checked_fixture(tc, setup, teardown);
+	if (tags != NULL)
+		tcase_set_tags(tc, tags);
 	tcase_add_test(tc, fn);
 	suite_add_tcase(s, tc);
 }

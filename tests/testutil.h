@@ -28,6 +28,14 @@ void fake_iface_remove(const char *name);
 void testutil_add(Suite *s, const char *name, const TTest *fn, void (*setup)(void),
 		  void (*teardown)(void));
 
+/* The tag of cases that need the kernel's rtnetlink statistics (RTM_GETSTATS): qemu-user
+ * emulates none, so CI's aarch64 step runs with CK_EXCLUDE_TAGS set to it. */
+#define TESTUTIL_TAG_RTNETLINK "needs-rtnetlink"
+
+/* As testutil_add, with check tags (CK_INCLUDE_TAGS / CK_EXCLUDE_TAGS select by them). */
+void testutil_add_tagged(Suite *s, const char *name, const TTest *fn, void (*setup)(void),
+			 void (*teardown)(void), const char *tags);
+
 /* Run every case of s (TAP output when CK_TAP_LOG_FILE_NAME is set); the exit status. */
 int testutil_run(Suite *s);
 
