@@ -102,14 +102,14 @@ static int add_device(struct options *opts, const char *regex)
 /* Parse a --source value; OPTIONS_ERROR with a reason if it is not a source name. */
 static enum options_action parse_source(const char *arg, struct options *opts, char err[OPTIONS_ERR_MAX])
 {
-	static const char *const names[] = {"auto", "netlink", "sysfs"};
+	static const char *const names[] = {"auto", "netlink", "sysfs", "procfs"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		if (strcmp(arg, names[i]) == 0) {
 			opts->source = (enum options_source)i;
 			return OPTIONS_RUN;
 		}
 	}
-	snprintf(err, OPTIONS_ERR_MAX, "invalid source '%s': expected auto, netlink or sysfs", arg);
+	snprintf(err, OPTIONS_ERR_MAX, "invalid source '%s': expected auto, netlink, sysfs or procfs", arg);
 	return OPTIONS_ERROR;
 }
 
@@ -122,7 +122,7 @@ static enum options_action settle_source(struct options *opts, bool sysfs_given,
 		snprintf(err, OPTIONS_ERR_MAX, "--source=netlink cannot be combined with --sysfs");
 		return OPTIONS_ERROR;
 	}
-	opts->source = OPTIONS_SOURCE_SYSFS;
+	opts->fake_tree = true; /* auto then reads the tree's files, never netlink */
 	return OPTIONS_RUN;
 }
 

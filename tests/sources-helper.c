@@ -88,9 +88,9 @@ static int open_monitor(struct monitor *mon, struct iface_selector *sel, bool ne
 		fprintf(stderr, "sources-helper: %s\n", err);
 		return -1;
 	}
-	int rc = netlink ? monitor_use_netlink(mon) : 0;
+	int rc = monitor_use_source(mon, netlink ? SOURCE_NETLINK : SOURCE_SYSFS, false, NULL);
 	if (rc != 0)
-		fprintf(stderr, "sources-helper: netlink refused: %s\n", strerror(-rc));
+		fprintf(stderr, "sources-helper: source refused: %s\n", strerror(-rc));
 	if (rc != 0 || monitor_rescan(mon) != 0 || mon->count == 0) {
 		fprintf(stderr, "sources-helper: no interface to read\n");
 		monitor_free(mon);
