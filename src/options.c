@@ -36,9 +36,11 @@ static const char help_options[] =
 	"  -p, --print           also write every sample as CSV to standard output\n"
 	"  -n, --count=N         stop after N samples (default: run until signalled)\n"
 	"      --sysfs=DIR       read DIR/class/net instead of /sys/class/net\n"
-	"      --source=SOURCE   read the counters from netlink (one dump per sample),\n"
-	"                        sysfs (two files per interface) or auto (default:\n"
-	"                        netlink, falling back to sysfs; sysfs with --sysfs)\n"
+	"      --source=SOURCE   read the counters from netlink (RTM_GETSTATS), sysfs\n"
+	"                        (two files per interface), procfs (/proc/net/dev)\n"
+	"                        or auto (default: netlink, falling back to the\n"
+	"                        files; the files with --sysfs; procfs where sysfs\n"
+	"                        has no statistics folders)\n"
 	"  -h, --help            display this help and exit\n"
 	"  -V, --version         output version information and exit\n";
 
@@ -57,7 +59,8 @@ void options_help(FILE *f)
 	      "\n"
 	      "Exit status: 0 success (also when the reader of --print goes away),\n"
 	      "1 runtime error (nothing selected, sysfs unreadable, --source=netlink\n"
-	      "refused or not matching sysfs, output error), 2 invalid command line.\n",
+	      "refused or not matching sysfs, --source=procfs unreadable, output\n"
+	      "error), 2 invalid command line.\n",
 	      f);
 	/* Empty while the project has no address of its own (see AC_INIT). */
 	if (PACKAGE_BUGREPORT[0] != '\0')
