@@ -4,6 +4,7 @@
 
 #include "source.h"
 
+#include "cost.h"
 #include "message.h"
 #include "source_netlink.h"
 #include "source_procfs.h"
@@ -16,8 +17,10 @@
 
 typedef int source_open_fn(struct source *src);
 
-/* Replace the source in use by the one open_fn opens; the old one stays if that fails. */
-static int switch_to(struct source *src, source_open_fn *open_fn)
+/* Replace the source in use by the one open_fn opens; the old one stays if that fails. same:
+ * the new source reads the same kernel counters (auto's choice in a proven namespace), so the
+ * baselines stay good. */
+static int switch_to(struct source *src, source_open_fn *open_fn, bool same)
 {
 	struct source old = *src;
 	int rc = open_fn(src);
@@ -28,7 +31,8 @@ static int switch_to(struct source *src, source_open_fn *open_fn)
 	}
 	if (old.ops != NULL)
 		old.ops->close(&old);
-	src->generation++;
+	if (!same)
+		src->generation++;
 	return 0;
 }
 
@@ -77,10 +81,55 @@ static void settle_files(struct source *src, const struct source_iface *ifaces, 
 		if (!ifaces[i].present)
 			continue;
 		src->files_decided = true;
-		if (!has_statistics(src, ifaces[i].name) && switch_to(src, source_procfs_open) == 0)
+		if (!has_statistics(src, ifaces[i].name) && switch_to(src, source_procfs_open, false) == 0)
 			src->notes |= SOURCE_NOTE_PROCFS;
 		return;
 	}
+}
+
+/* The source that reads the counters by way. */
+static enum source_kind kind_of(enum cost_way way)
+{
+	return way == COST_SYSFS ? SOURCE_SYSFS : way == COST_PROCFS ? SOURCE_PROCFS : SOURCE_NETLINK;
+}
+
+/* What the source of kind costs per tick (netlink: its cheaper way), for selected of listed. */
+static double kind_cost(enum source_kind kind, size_t selected, size_t listed)
+{
+	if (kind == SOURCE_SYSFS)
+		return cost_ns(COST_SYSFS, selected, listed);
+	if (kind == SOURCE_PROCFS)
+		return cost_ns(COST_PROCFS, selected, listed);
+	double dump = cost_ns(COST_DUMP, selected, listed), get = cost_ns(COST_GET, selected, listed);
+	return dump < get ? dump : get;
+}
+
+/* The opener of the source of kind. */
+static source_open_fn *opener(enum source_kind kind)
+{
+	return kind == SOURCE_SYSFS ? source_sysfs_open : kind == SOURCE_PROCFS ? source_procfs_open : source_netlink_open;
+}
+
+/* Auto, once netlink has shown that this is the namespace sysfs describes (every source then reads
+ * the same counters): take the cheapest source for this selection by the cost model (cost.c);
+ * after the first choice, only one cheaper by COST_HYSTERESIS, so that a wavering listing does
+ * not make it flap. The baselines stay. What the new source's selection returns. */
+static int choose_cheapest(struct source *src, const struct source_iface *ifaces, size_t n, size_t listed)
+{
+	size_t selected = 0;
+	for (size_t i = 0; i < n; i++)
+		selected += ifaces[i].present;
+	unsigned ways = COST_BIT(COST_SYSFS) | COST_BIT(COST_DUMP) | COST_BIT(COST_GET) | COST_BIT(COST_PROCFS);
+	enum source_kind want = kind_of(cost_cheapest(ways, selected, listed));
+	enum source_kind now = src->ops->kind;
+	bool first = !src->chosen;
+	src->chosen = true;
+	if (want == now ||
+	    (!first && kind_cost(now, selected, listed) < COST_HYSTERESIS * kind_cost(want, selected, listed)))
+		return 0;
+	if (switch_to(src, opener(want), true) != 0)
+		return 0; /* the one in use stays */
+	return src->ops->select(src, ifaces, n, listed);
 }
 
 int source_select(struct source *src, const struct source_iface *ifaces, size_t n, size_t listed)
@@ -88,13 +137,19 @@ int source_select(struct source *src, const struct source_iface *ifaces, size_t 
 	if (src->ops == NULL)
 		return -EBADF;
 	settle_files(src, ifaces, n);
-	return src->ops->select(src, ifaces, n, listed);
+	int rc = src->ops->select(src, ifaces, n, listed);
+	if (rc != 0 || src->asked != SOURCE_AUTO)
+		return rc;
+	if (src->ops->kind == SOURCE_NETLINK)
+		src->proven = true; /* its select proved the namespace */
+	return src->proven ? choose_cheapest(src, ifaces, n, listed) : 0;
 }
 
 void source_fall_back(struct source *src)
 {
 	src->notes |= SOURCE_NOTE_FOREIGN;
-	if (switch_to(src, source_sysfs_open) != 0 && src->ops != NULL) {
+	src->proven = false;
+	if (switch_to(src, source_sysfs_open, false) != 0 && src->ops != NULL) {
 		src->ops->close(src); /* no memory for sysfs: no reading rather than another's */
 		src->ops = NULL;
 		src->generation++;

@@ -6,9 +6,11 @@
  *   source_sysfs.c    the two statistics files of each interface, held open, pread per tick
  *   source_netlink.c  rtnetlink RTM_GETSTATS (optional: see netlink.h)
  *   source_procfs.c   /proc/net/dev, one pread per tick, for every interface at once
- * This file's dispatcher (source.c) opens the one asked for; auto takes netlink, falling back to
- * the files (sysfs, or procfs where sysfs has no statistics folders, as in gVisor) when netlink is
- * refused or speaks of another network namespace than sysfs. */
+ * This file's dispatcher (source.c) opens the one asked for. Auto opens netlink; once netlink's
+ * link check has shown that sysfs describes this namespace, it takes the cheapest source for the
+ * selection by the cost model (cost.h), again at each rescan. It falls back to the files (sysfs,
+ * or procfs where sysfs has no statistics folders, as in gVisor) when netlink is refused or speaks
+ * of another network namespace than sysfs. */
 #ifndef KN_SOURCE_H
 #define KN_SOURCE_H
 
@@ -20,7 +22,8 @@
 
 /* The sources (--source). */
 enum source_kind {
-	SOURCE_AUTO,    /* netlink, else the files; never netlink on a fake tree (--sysfs) */
+	SOURCE_AUTO,    /* the cheapest where netlink proves the namespace, else the files;
+	                 * never netlink on a fake tree (--sysfs) */
 	SOURCE_NETLINK, /* RTM_GETSTATS */
 	SOURCE_SYSFS,   /* <iface>/statistics/{rx,tx}_bytes */
 	SOURCE_PROCFS,  /* /proc/net/dev */
@@ -83,6 +86,9 @@ struct source {
 	enum source_kind asked;       /* what the user asked for */
 	bool files_decided;           /* auto: whether sysfs or procfs is settled */
 	int refused;                  /* auto: the errno netlink was refused with, or 0 */
+	bool proven;                  /* auto: netlink showed that this is sysfs's namespace: every
+	                               * source reads the same counters, the cost model chooses */
+	bool chosen;                  /* auto: the cost model chose once */
 	unsigned generation;          /* bumped at every switch: baselines of another source are void */
 	unsigned notes, noted;        /* source_note bits raised, and already told */
 };

@@ -4,6 +4,8 @@
 
 #include "source_netlink.h"
 
+#include "cost.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +41,10 @@ struct nl_state {
 	struct nl_name *names;    /* sorted by name (the selection's order) */
 	size_t nnames, names_capacity;
 	bool stale;               /* an ifindex changed: rebuild byindex */
+	bool per_ifindex;         /* one request per selected ifindex rather than a dump (cheaper) */
+	int *get_ifindex;         /* per_ifindex: the requests, by the order of names */
+	int *get_err;             /* and their answers */
+	size_t get_capacity, err_capacity;
 };
 
 /* Make room for n elements of size in *array (capacity in *capacity); 0 or -ENOMEM. */
@@ -139,6 +145,23 @@ static bool links_agree(struct nl_state *st, size_t listed)
 	return true;
 }
 
+/* Read per ifindex or by a dump, whichever the cost model says is cheaper for this selection;
+ * the dump when there is no memory for the requests. */
+static void choose_requests(struct nl_state *st, size_t listed)
+{
+	st->per_ifindex = cost_ns(COST_GET, st->nnames, listed) < cost_ns(COST_DUMP, st->nnames, listed);
+	if (!st->per_ifindex)
+		return;
+	if (reserve((void **)&st->get_ifindex, &st->get_capacity, st->nnames, sizeof *st->get_ifindex) != 0 ||
+	    reserve((void **)&st->get_err, &st->err_capacity, st->nnames, sizeof *st->get_err) != 0 ||
+	    netlink_reserve(&st->nl, st->nnames) != 0) {
+		st->per_ifindex = false;
+		return;
+	}
+	for (size_t i = 0; i < st->nnames; i++)
+		st->get_ifindex[i] = st->names[i].ifindex;
+}
+
 /* Take the selected set: each slot's ifindex (a change rebuilds the lookup), then prove that
  * netlink speaks of the interfaces the listing has. */
 static int nl_select(struct source *src, const struct source_iface *ifaces, size_t n, size_t listed)
@@ -163,7 +186,10 @@ static int nl_select(struct source *src, const struct source_iface *ifaces, size
 	}
 	if (!links_agree(st, listed))
 		return SOURCE_FOREIGN;
-	return st->stale ? index_rebuild(st) : 0;
+	if (st->stale && index_rebuild(st) != 0)
+		return -ENOMEM;
+	choose_requests(st, listed);
+	return 0;
 }
 
 /* Dump callback: keep the counters of a selected ifindex. */
@@ -187,14 +213,31 @@ static void dump_one(int ifindex, const struct counter_pair *counters, void *ctx
 	}
 }
 
-/* One dump for every interface; then each slot's reading. Only a complete dump (not failed,
- * not flagged interrupted) that lacks a slot forgets its ifindex until the next rescan. */
+/* One request per selected ifindex; an interface the kernel says is gone forgets its ifindex
+ * until the next rescan. */
+static void get_each(struct nl_state *st)
+{
+	netlink_get(&st->nl, st->get_ifindex, st->nnames, st->get_err, dump_one, st);
+	for (size_t i = 0; i < st->nnames; i++) {
+		struct nl_slot *slot = &st->slots[st->names[i].id];
+		if (st->get_err[i] == -ENODEV && slot->ifindex == st->get_ifindex[i])
+			slot->ifindex = 0;
+	}
+}
+
+/* One dump for every interface, or one request per selected one; then each slot's reading. Only
+ * a complete dump (not failed, not flagged interrupted) that lacks a slot forgets its ifindex
+ * until the next rescan. */
 static void nl_read(struct source *src, struct source_reading *readings)
 {
 	struct nl_state *st = src->state;
 	for (size_t id = 0; id < st->nslots; id++)
 		st->slots[id].dumped = false;
-	bool complete = netlink_dump(&st->nl, dump_one, st) == 0;
+	bool complete = false;
+	if (st->per_ifindex)
+		get_each(st);
+	else
+		complete = netlink_dump(&st->nl, dump_one, st) == 0;
 	for (size_t id = 0; id < st->nslots; id++) {
 		struct nl_slot *slot = &st->slots[id];
 		readings[id].rc = -ENODEV;
@@ -221,6 +264,8 @@ static void nl_close(struct source *src)
 	free(st->slots);
 	free(st->byindex);
 	free(st->names);
+	free(st->get_ifindex);
+	free(st->get_err);
 	free(st);
 	src->state = NULL;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #define PROCFS_LINE_MAX 512    /* bytes of one interface line at most: name, 16 counters of 20 digits */
+#define PROCFS_PAGE 4096       /* the least a seq_file read gives when more lines follow */
 #define PROCFS_LINES_SPARE 16  /* lines of room beyond the listing's, for newcomers between rescans */
 #define PROCFS_RX_FIELD 0      /* receive bytes: the first number after "name:" */
 #define PROCFS_TX_FIELD 8      /* transmit bytes: the ninth */
@@ -152,15 +153,32 @@ static void line_one(const char *name, size_t len, const struct counter_pair *co
 	}
 }
 
-/* One pread of the whole file, then every line to its slot; slots without a line get no reading. */
+/* Read the whole file into the buffer from offset 0: the kernel's seq_file gives at most one page
+ * of whole lines per read, so read on until a read comes back short by more than a line (the next
+ * line would have fitted: the end), or empty; one pread while the file fits in a page. The
+ * length, or -errno. */
+static ssize_t read_whole(struct procfs_state *st)
+{
+	size_t len = 0;
+	while (len < st->size) {
+		ssize_t n = pread(st->fd, st->buf + len, st->size - len, (off_t)len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		len += (size_t)n;
+		if ((size_t)n + PROCFS_LINE_MAX < PROCFS_PAGE || n == 0)
+			break;
+	}
+	return (ssize_t)len;
+}
+
+/* Read the whole file, then every line to its slot; slots without a line get no reading. */
 static void procfs_read(struct source *src, struct source_reading *readings)
 {
 	struct procfs_state *st = src->state;
-	ssize_t n;
-	do
-		n = pread(st->fd, st->buf, st->size, 0);
-	while (n < 0 && errno == EINTR);
-	int missing = n < 0 ? -errno : -ENODEV;
+	ssize_t n = read_whole(st);
+	int missing = n < 0 ? (int)n : -ENODEV;
 	for (size_t id = 0; id < st->nslots; id++)
 		readings[id].rc = missing;
 	if (n <= 0)

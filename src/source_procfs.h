@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* source_procfs: every interface's counters from /proc/net/dev, one pread per tick into a buffer
- * sized at the rescan, parsed in place (no allocation). What works in sandboxes whose sysfs has
+/* source_procfs: every interface's counters from /proc/net/dev, read per tick into a buffer sized
+ * at the rescan (one pread while the file fits in a page, about 28 interfaces; one more per page
+ * after), parsed in place (no allocation). What works in sandboxes whose sysfs has
  * no statistics folders (gVisor). The same 64-bit counters as sysfs and netlink. */
 #ifndef KN_SOURCE_PROCFS_H
 #define KN_SOURCE_PROCFS_H

@@ -38,6 +38,7 @@
 #define HELPER_FRAME_MAX 1514
 #define HELPER_ATTEMPTS 500           /* compare attempts, HELPER_PAUSE_NS apart: 5 s at most */
 #define HELPER_PAUSE_NS 10000000L
+#define HELPER_YIELD_NS 200000L       /* within an attempt, before the closing sysfs read */
 
 /* Parse a whole positive number for the send command; 0 if invalid. */
 static unsigned long parse_count(const char *text)
@@ -164,6 +165,7 @@ static struct tally compare_once(struct monitor *sys, struct monitor *nl, struct
 		before[i] = sys->ifaces[i].prev;
 	monitor_tick(nl, 0.0);
 	monitor_tick(proc, 0.0);
+	nanosleep(&(struct timespec){.tv_nsec = HELPER_YIELD_NS}, NULL); /* the sender's turn, on one CPU too */
 	monitor_tick(sys, 0.0);
 	for (size_t i = 0; before != NULL && i < sys->count; i++) {
 		const struct monitored_iface *s = &sys->ifaces[i], *n = &nl->ifaces[i], *p = &proc->ifaces[i];

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cost: the per-tick cost model of the counter sources. */
+#include "config.h"
+
+#include "cost.h"
+
+/* Fixed and per-interface CPU nanoseconds per tick of one way (bench/README.md, "Cost model"). */
+struct cost_line {
+	double fixed;    /* the syscalls themselves */
+	double per_sel;  /* per selected interface */
+	double per_list; /* per listed interface, selected or not */
+};
+
+static const struct cost_line lines[COST_WAYS] = {
+	[COST_SYSFS] = {0.0, 4000.0, 0.0},   /* two preads per interface */
+	[COST_DUMP] = {3900.0, 0.0, 145.0},  /* sendto + recvfrom; the kernel fills 232 bytes per link */
+	[COST_GET] = {3400.0, 460.0, 0.0},   /* sendmsg + recvmmsg per batch of 64 */
+	[COST_PROCFS] = {3200.0, 0.0, 670.0}, /* the kernel formats 16 numbers per line; one read per page */
+};
+
+#define COST_GET_BATCH 64   /* requests per sendmsg (NETLINK_BATCH_MAX): each batch costs the fixed part */
+
+double cost_ns(enum cost_way way, size_t selected, size_t listed)
+{
+	const struct cost_line *line = &lines[way];
+	double fixed = line->fixed;
+	if (way == COST_GET && selected > COST_GET_BATCH)
+		fixed *= (double)((selected + COST_GET_BATCH - 1) / COST_GET_BATCH);
+	return fixed + line->per_sel * (double)selected + line->per_list * (double)listed;
+}
+
+enum cost_way cost_cheapest(unsigned mask, size_t selected, size_t listed)
+{
+	enum cost_way best = COST_WAYS;
+	double best_ns = 0.0;
+	for (int way = 0; way < COST_WAYS; way++) {
+		if (!(mask & COST_BIT(way)))
+			continue;
+		double ns = cost_ns((enum cost_way)way, selected, listed);
+		if (best == COST_WAYS || ns < best_ns) {
+			best = (enum cost_way)way;
+			best_ns = ns;
+		}
+	}
+	return best;
+}
