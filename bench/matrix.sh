@@ -57,7 +57,7 @@ cost() {
 	for ((r = 0; r < runs; r++)); do
 		line=$(ip netns exec "$ns" "$KN_BENCH_PROBE" $((secs * 1000)) "$@" 2>/dev/null) || continue
 		ran=$(printf '%s\n' "$line" | tr ' ' '\n' | sed -n 's/^sched_ns=//p')
-		[ -n "$ran" ] && [ "$ran" -ge 0 ] || continue
+		if [ -z "$ran" ] || [ "$ran" -lt 0 ]; then continue; fi
 		if [ -z "$best" ] || [ "$ran" -lt "$best" ]; then best=$ran; fi
 	done
 	if [ -z "$best" ]; then echo "-"; return; fi

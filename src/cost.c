@@ -18,6 +18,8 @@ static const struct cost_line lines[COST_WAYS] = {
 	[COST_PROCFS] = {3200.0, 0.0, 670.0}, /* the kernel formats 16 numbers per line; one read per page */
 };
 
+#define COST_PROOF_PER_LINK 2400.0 /* ns per listed link of one RTM_GETLINK dump (with its names) */
+#define COST_RESCAN_US 1000000.0  /* rescans are at most once a second */
 #define COST_GET_BATCH 64   /* requests per sendmsg (NETLINK_BATCH_MAX): each batch costs the fixed part */
 
 double cost_ns(enum cost_way way, size_t selected, size_t listed)
@@ -29,7 +31,13 @@ double cost_ns(enum cost_way way, size_t selected, size_t listed)
 	return fixed + line->per_sel * (double)selected + line->per_list * (double)listed;
 }
 
-enum cost_way cost_cheapest(unsigned mask, size_t selected, size_t listed)
+double cost_proof_ns(size_t listed, double interval_us)
+{
+	double per_rescan = COST_PROOF_PER_LINK * (double)listed;
+	return interval_us >= COST_RESCAN_US ? per_rescan : per_rescan * interval_us / COST_RESCAN_US;
+}
+
+enum cost_way cost_cheapest(unsigned mask, size_t selected, size_t listed, double interval_us)
 {
 	enum cost_way best = COST_WAYS;
 	double best_ns = 0.0;
@@ -37,6 +45,8 @@ enum cost_way cost_cheapest(unsigned mask, size_t selected, size_t listed)
 		if (!(mask & COST_BIT(way)))
 			continue;
 		double ns = cost_ns((enum cost_way)way, selected, listed);
+		if (way == COST_DUMP || way == COST_GET)
+			ns += cost_proof_ns(listed, interval_us);
 		if (best == COST_WAYS || ns < best_ns) {
 			best = (enum cost_way)way;
 			best_ns = ns;

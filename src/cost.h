@@ -21,7 +21,12 @@ enum cost_way {
 /* CPU nanoseconds per tick above the pacing, for selected of listed interfaces. */
 double cost_ns(enum cost_way way, size_t selected, size_t listed);
 
-/* The cheapest of the ways in the mask (COST_BIT()s; not empty), for selected of listed. */
-enum cost_way cost_cheapest(unsigned mask, size_t selected, size_t listed);
+/* What netlink's namespace proof (one RTM_GETLINK dump of every listed interface per rescan, once
+ * a second) adds to each tick of interval_us, in nanoseconds. */
+double cost_proof_ns(size_t listed, double interval_us);
+
+/* The cheapest of the ways in the mask (COST_BIT()s; not empty), for selected of listed at
+ * interval_us (the netlink ways pay their proof). */
+enum cost_way cost_cheapest(unsigned mask, size_t selected, size_t listed, double interval_us);
 
 #endif

@@ -117,6 +117,7 @@ static int choose_source(const struct options *opts, struct monitor *mon)
 			      "(configured with --disable-netlink or without Linux headers); use --source=sysfs");
 		return -1;
 	}
+	monitor_set_interval(mon, opts->interval_us);
 	int rc = monitor_use_source(mon, kind, opts->fake_tree, getenv("KN_TEST_PROC_NET_DEV"));
 	if (rc != 0 && kind == SOURCE_NETLINK) {
 		message_print("netlink statistics unavailable (%s) and --source=netlink was given",

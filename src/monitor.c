@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,13 +23,19 @@ int monitor_use_source(struct monitor *mon, enum source_kind kind, bool fake_tre
 {
 	if (mon->src_open)
 		source_close(&mon->src);
-	struct source_env env = {mon->dir.fd, proc_net_dev != NULL ? proc_net_dev : SOURCE_PROC_NET_DEV, fake_tree};
+	struct source_env env = {mon->dir.fd, proc_net_dev != NULL ? proc_net_dev : SOURCE_PROC_NET_DEV, fake_tree,
+				 mon->interval_us};
 	int rc = source_open(&mon->src, kind, &env);
 	mon->src_open = rc == 0;
 	mon->src_generation = mon->src.generation;
 	for (size_t i = 0; i < mon->count; i++)
 		mon->ifaces[i].have_prev = false;
 	return rc;
+}
+
+void monitor_set_interval(struct monitor *mon, uint64_t interval_us)
+{
+	mon->interval_us = interval_us;
 }
 
 enum source_kind monitor_source(const struct monitor *mon)

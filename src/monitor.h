@@ -49,6 +49,7 @@ struct monitor {
 	size_t told_capacity;
 	struct source_reading *readings;      /* this tick's, by id */
 	size_t readings_capacity;
+	uint64_t interval_us;                 /* the sampling interval, for auto (0: unknown) */
 };
 
 /* Start monitoring under sysfs_root with sel; -1 with a reason in err if class/net is unreadable. */
@@ -59,6 +60,10 @@ int monitor_init(struct monitor *mon, const char *sysfs_root, const struct iface
  * it, sysfs); fake_tree: the sysfs root is not the kernel's (auto then never takes netlink);
  * proc_net_dev: the file procfs reads (NULL: /proc/net/dev). 0, or -errno if it is refused. */
 int monitor_use_source(struct monitor *mon, enum source_kind kind, bool fake_tree, const char *proc_net_dev);
+
+/* Tell the monitor the sampling interval (before monitor_use_source()): auto weighs what a
+ * rescan costs against what a tick costs. */
+void monitor_set_interval(struct monitor *mon, uint64_t interval_us);
 
 /* The source in use. */
 enum source_kind monitor_source(const struct monitor *mon);

@@ -93,15 +93,16 @@ static enum source_kind kind_of(enum cost_way way)
 	return way == COST_SYSFS ? SOURCE_SYSFS : way == COST_PROCFS ? SOURCE_PROCFS : SOURCE_NETLINK;
 }
 
-/* What the source of kind costs per tick (netlink: its cheaper way), for selected of listed. */
-static double kind_cost(enum source_kind kind, size_t selected, size_t listed)
+/* What the source of kind costs per tick (netlink: its cheaper way and its proof), for selected
+ * of listed at interval_us. */
+static double kind_cost(enum source_kind kind, size_t selected, size_t listed, double interval_us)
 {
 	if (kind == SOURCE_SYSFS)
 		return cost_ns(COST_SYSFS, selected, listed);
 	if (kind == SOURCE_PROCFS)
 		return cost_ns(COST_PROCFS, selected, listed);
 	double dump = cost_ns(COST_DUMP, selected, listed), get = cost_ns(COST_GET, selected, listed);
-	return dump < get ? dump : get;
+	return (dump < get ? dump : get) + cost_proof_ns(listed, interval_us);
 }
 
 /* The opener of the source of kind. */
@@ -120,12 +121,13 @@ static int choose_cheapest(struct source *src, const struct source_iface *ifaces
 	for (size_t i = 0; i < n; i++)
 		selected += ifaces[i].present;
 	unsigned ways = COST_BIT(COST_SYSFS) | COST_BIT(COST_DUMP) | COST_BIT(COST_GET) | COST_BIT(COST_PROCFS);
-	enum source_kind want = kind_of(cost_cheapest(ways, selected, listed));
+	double iv = src->env.interval_us > 0 ? (double)src->env.interval_us : SOURCE_INTERVAL_DEFAULT_US;
+	enum source_kind want = kind_of(cost_cheapest(ways, selected, listed, iv));
 	enum source_kind now = src->ops->kind;
 	bool first = !src->chosen;
 	src->chosen = true;
 	if (want == now ||
-	    (!first && kind_cost(now, selected, listed) < COST_HYSTERESIS * kind_cost(want, selected, listed)))
+	    (!first && kind_cost(now, selected, listed, iv) < COST_HYSTERESIS * kind_cost(want, selected, listed, iv)))
 		return 0;
 	if (switch_to(src, opener(want), true) != 0)
 		return 0; /* the one in use stays */

@@ -76,7 +76,10 @@ struct source_env {
 	int classnet_fd;          /* the open <sysfs>/class/net folder, owned by the monitor */
 	const char *proc_net_dev; /* the file procfs reads: /proc/net/dev, or the test's */
 	bool fake_tree;           /* --sysfs: the tree is not the kernel's; auto never takes netlink */
+	unsigned long long interval_us; /* the sampling interval, for auto's cost model (0: unknown) */
 };
+
+#define SOURCE_INTERVAL_DEFAULT_US 20000.0 /* what auto assumes when it is not told */
 
 /* The dispatcher: the source in use and how it was chosen. */
 struct source {

@@ -22,29 +22,38 @@ END_TEST
 
 START_TEST(one_of_many_is_not_a_dump)
 {
-	enum cost_way way = cost_cheapest(ALL, 1, 257);
+	enum cost_way way = cost_cheapest(ALL, 1, 257, 1000.0);
 	ck_assert(way == COST_SYSFS || way == COST_GET);
-	way = cost_cheapest(ALL, 1, 1025);
+	way = cost_cheapest(ALL, 1, 1025, 1000.0);
 	ck_assert(way == COST_SYSFS || way == COST_GET);
-	ck_assert_int_eq(cost_cheapest(ALL, 8, 1025), COST_GET); /* eight: requests beat 16 preads */
+	ck_assert_int_eq(cost_cheapest(ALL, 8, 1025, 1000.0), COST_GET); /* eight: requests beat 16 preads */
 }
 END_TEST
 
 START_TEST(all_of_many_is_a_dump)
 {
-	ck_assert_int_eq(cost_cheapest(ALL, 256, 257), COST_DUMP);
-	ck_assert_int_eq(cost_cheapest(ALL, 1024, 1025), COST_DUMP);
-	ck_assert_int_eq(cost_cheapest(ALL, 16, 17), COST_DUMP);
+	ck_assert_int_eq(cost_cheapest(ALL, 256, 257, 1000.0), COST_DUMP);
+	ck_assert_int_eq(cost_cheapest(ALL, 1024, 1025, 1000.0), COST_DUMP);
+	ck_assert_int_eq(cost_cheapest(ALL, 16, 17, 1000.0), COST_DUMP);
 }
 END_TEST
 
 START_TEST(mask_limits_the_choice)
 {
-	ck_assert_int_eq(cost_cheapest(COST_BIT(COST_SYSFS), 1024, 1025), COST_SYSFS);
+	ck_assert_int_eq(cost_cheapest(COST_BIT(COST_SYSFS), 1024, 1025, 1000.0), COST_SYSFS);
 	unsigned files = COST_BIT(COST_SYSFS) | COST_BIT(COST_PROCFS);
-	ck_assert_int_eq(cost_cheapest(files, 1024, 1025), COST_PROCFS); /* one file beats 2048 */
-	ck_assert_int_eq(cost_cheapest(files, 1, 1025), COST_SYSFS);
+	ck_assert_int_eq(cost_cheapest(files, 1024, 1025, 1000.0), COST_PROCFS); /* one file beats 2048 */
+	ck_assert_int_eq(cost_cheapest(files, 1, 1025, 1000.0), COST_SYSFS);
 	ck_assert(COST_HYSTERESIS > 1.0);
+}
+END_TEST
+
+START_TEST(proof_weighs_on_slow_rates)
+{
+	ck_assert(cost_proof_ns(1025, 20000.0) > cost_proof_ns(1025, 1000.0)); /* fewer ticks per rescan */
+	ck_assert(cost_proof_ns(1025, 2e6) == cost_proof_ns(1025, 1e6));        /* one rescan per tick */
+	ck_assert_int_eq(cost_cheapest(ALL, 1, 1025, 20000.0), COST_SYSFS);    /* no link dump for one */
+	ck_assert_int_eq(cost_cheapest(ALL, 1024, 1025, 20000.0), COST_DUMP);
 }
 END_TEST
 
@@ -56,6 +65,7 @@ static Suite *cost_suite(void)
 	testutil_add(s, "one_of_many_is_not_a_dump", one_of_many_is_not_a_dump, NULL, NULL);
 	testutil_add(s, "all_of_many_is_a_dump", all_of_many_is_a_dump, NULL, NULL);
 	testutil_add(s, "mask_limits_the_choice", mask_limits_the_choice, NULL, NULL);
+	testutil_add(s, "proof_weighs_on_slow_rates", proof_weighs_on_slow_rates, NULL, NULL);
 	return s;
 }
 
