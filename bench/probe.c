@@ -6,7 +6,9 @@
  *
  * Prints one line of key=value pairs: start_ns (CLOCK_MONOTONIC just before fork), term_ns (when
  * SIGTERM was sent), exit_ns (when wait4 returned), user_us and sys_us (the child's CPU time),
- * maxrss_kb (its peak resident set, VmHWM) and status (exit status, or 128+signal).
+ * sched_ns (its time on a CPU up to just before SIGTERM, from /proc/PID/schedstat: start-up
+ * included, the final sample and the exit not; -1 if unreadable), maxrss_kb (its peak resident
+ * set, VmHWM) and status (exit status, or 128+signal).
  * Exit status: 0 when the command ran and was stopped, 1 otherwise.
  */
 #include "config.h"
@@ -27,6 +29,21 @@ static int64_t now_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The first field of /proc/PID/schedstat: nanoseconds the task ran on a CPU; -1 if unreadable. */
+static long long sched_ns(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld/schedstat", (long)pid);
+	FILE *f = fopen(path, "r");
+	long long ns = -1;
+	if (f != NULL) {
+		if (fscanf(f, "%lld", &ns) != 1)
+			ns = -1;
+		fclose(f);
+	}
+	return ns;
 }
 
 /* Microseconds in a struct timeval. */
@@ -52,6 +69,7 @@ int main(int argc, char **argv)
 		return 1;
 	struct timespec pause = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000};
 	nanosleep(&pause, NULL);
+	long long ran = sched_ns(pid);
 	int64_t term = now_ns();
 	kill(pid, SIGTERM);
 	int status = 0;
@@ -61,7 +79,7 @@ int main(int argc, char **argv)
 	int64_t done = now_ns();
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	printf("start_ns=%" PRId64 " term_ns=%" PRId64 " exit_ns=%" PRId64 " user_us=%" PRId64
-	       " sys_us=%" PRId64 " maxrss_kb=%ld status=%d\n",
-	       start, term, done, tv_us(ru.ru_utime), tv_us(ru.ru_stime), ru.ru_maxrss, code);
+	       " sys_us=%" PRId64 " sched_ns=%lld maxrss_kb=%ld status=%d\n",
+	       start, term, done, tv_us(ru.ru_utime), tv_us(ru.ru_stime), ran, ru.ru_maxrss, code);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include "message.h"
 #include "monitor.h"
 #include "netlink.h"
+#include "source.h"
 #include "options.h"
 #include "sampler.h"
 
@@ -101,29 +102,35 @@ static void print_list(const struct monitor *mon)
 		puts(monitor_name(mon, i));
 }
 
-/* Use netlink unless the options say sysfs (or only --list is asked); -1 when an explicit
- * --source=netlink is refused. Auto falls back to sysfs and says so once; in a build without
- * netlink, auto reads sysfs silently and --source=netlink is an error. */
+/* Open the source the options ask for (sysfs for --list alone); -1 when an explicit one is
+ * refused. Auto falls back from netlink to the files and says so once; in a build without
+ * netlink, auto reads the files silently and --source=netlink is an error. The environment
+ * variable KN_TEST_PROC_NET_DEV names another file for procfs to read (for tests only). */
 static int choose_source(const struct options *opts, struct monitor *mon)
 {
-	if (opts->list || opts->source == OPTIONS_SOURCE_SYSFS)
-		return 0;
-	if (!netlink_built()) {
-		if (opts->source != OPTIONS_SOURCE_NETLINK)
-			return 0;
+	_Static_assert((int)OPTIONS_SOURCE_AUTO == (int)SOURCE_AUTO && (int)OPTIONS_SOURCE_NETLINK == (int)SOURCE_NETLINK &&
+			       (int)OPTIONS_SOURCE_SYSFS == (int)SOURCE_SYSFS && (int)OPTIONS_SOURCE_PROCFS == (int)SOURCE_PROCFS,
+		       "enum options_source follows enum source_kind");
+	enum source_kind kind = opts->list ? SOURCE_SYSFS : (enum source_kind)opts->source;
+	if (kind == SOURCE_NETLINK && !netlink_built()) {
 		message_print("--source=netlink: this build has no netlink source "
 			      "(configured with --disable-netlink or without Linux headers); use --source=sysfs");
 		return -1;
 	}
-	int rc = monitor_use_netlink(mon);
-	if (rc == 0)
-		return 0;
-	if (opts->source == OPTIONS_SOURCE_NETLINK) {
+	monitor_set_interval(mon, opts->interval_us);
+	int rc = monitor_use_source(mon, kind, opts->fake_tree, getenv("KN_TEST_PROC_NET_DEV"));
+	if (rc != 0 && kind == SOURCE_NETLINK) {
 		message_print("netlink statistics unavailable (%s) and --source=netlink was given",
 			      strerror(-rc));
 		return -1;
 	}
-	message_print("netlink statistics unavailable (%s), reading sysfs", strerror(-rc));
+	if (rc != 0) {
+		message_print("%s counters unavailable: %s", source_name(kind), strerror(-rc));
+		return -1;
+	}
+	if (source_fallback_reason(&mon->src) != 0)
+		message_print("netlink statistics unavailable (%s), reading sysfs",
+			      strerror(source_fallback_reason(&mon->src)));
 	return 0;
 }
 
@@ -145,7 +152,7 @@ static int run(const struct options *opts)
 		/* reported by choose_source() */
 	} else if (monitor_rescan(&mon) != 0) {
 		message_print("cannot list %.300s/class/net: %s", opts->sysfs, strerror(errno));
-	} else if (!opts->list && opts->source == OPTIONS_SOURCE_NETLINK && !monitor_uses_netlink(&mon)) {
+	} else if (!opts->list && opts->source == OPTIONS_SOURCE_NETLINK && monitor_source(&mon) != SOURCE_NETLINK) {
 		message_print("netlink lists other interfaces than sysfs (another network namespace?) "
 			      "and --source=netlink was given");
 	} else if (monitor_count(&mon) == 0) {

@@ -18,6 +18,7 @@
 
 #define NETLINK_TIMEOUT_S 1        /* a dump that does not answer within this is a failed reading */
 #define NETLINK_DRAIN_MAX 65536    /* datagrams a drain reads at most before giving up for now */
+#define NETLINK_REPLY_MAX 1024     /* room for one RTM_NEWSTATS reply (about 232 bytes with LINK_64) */
 
 #ifndef RTEXT_FILTER_SKIP_STATS
 #define RTEXT_FILTER_SKIP_STATS (1 << 3) /* Linux 4.19; older kernels ignore the bit */
@@ -165,10 +166,128 @@ int netlink_links(struct netlink_stats *nl, nlparse_link_fn *fn, void *ctx)
 	return run_dump(nl, RTM_GETLINK, &dump);
 }
 
+/* One RTM_GETSTATS request for a single interface. */
+struct get_request {
+	struct nlmsghdr hdr;
+	struct if_stats_msg ifsm;
+};
+
+int netlink_reserve(struct netlink_stats *nl, size_t n)
+{
+	if (n > NETLINK_BATCH_MAX)
+		n = NETLINK_BATCH_MAX;
+	if (n <= nl->batch)
+		return 0;
+	struct get_request *req = realloc(nl->requests, n * sizeof *req);
+	if (req != NULL)
+		nl->requests = req;
+	struct mmsghdr *msgs = realloc(nl->msgs, n * sizeof *msgs);
+	if (msgs != NULL)
+		nl->msgs = msgs;
+	struct iovec *iov = realloc(nl->iov, n * sizeof *iov);
+	if (iov != NULL)
+		nl->iov = iov;
+	struct sockaddr_nl *from = realloc(nl->from, n * sizeof *from);
+	if (from != NULL)
+		nl->from = from;
+	unsigned char *replies = realloc(nl->replies, n * NETLINK_REPLY_MAX);
+	if (replies != NULL)
+		nl->replies = replies;
+	if (req == NULL || msgs == NULL || iov == NULL || from == NULL || replies == NULL)
+		return -ENOMEM;
+	nl->batch = n;
+	return 0;
+}
+
+/* Send one request per ifindex, all in one datagram (the kernel answers each in turn); 0 or -errno. */
+static int send_gets(struct netlink_stats *nl, const int *ifindexes, size_t n)
+{
+	struct get_request *req = nl->requests;
+	nl->seq++;
+	for (size_t i = 0; i < n; i++)
+		req[i] = (struct get_request){
+			.hdr = {.nlmsg_len = sizeof req[i], .nlmsg_type = RTM_GETSTATS, .nlmsg_flags = NLM_F_REQUEST,
+				.nlmsg_seq = nl->seq},
+			.ifsm = {.family = AF_UNSPEC, .ifindex = (uint32_t)ifindexes[i],
+				 .filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64)},
+		};
+	struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
+	struct iovec iov = {req, n * sizeof *req};
+	struct msghdr msg = {.msg_name = &kernel, .msg_namelen = sizeof kernel, .msg_iov = &iov, .msg_iovlen = 1};
+	ssize_t sent;
+	do
+		sent = sendmsg(nl->fd, &msg, 0);
+	while (sent < 0 && errno == EINTR);
+	return sent < 0 ? -errno : 0;
+}
+
+/* Receive the replies to n requests with recvmmsg (one call when they are all queued, as the
+ * kernel answers within sendmsg); errs[i] gets the i-th reply's error (0 for statistics). 0 when
+ * every request was answered, else -errno (-EBADMSG for a datagram that is no reply of ours). */
+static int receive_gets(struct netlink_stats *nl, size_t n, int *errs, struct nlparse_dump *dump)
+{
+	for (size_t i = 0; i < n; i++) {
+		nl->iov[i] = (struct iovec){nl->replies + i * NETLINK_REPLY_MAX, NETLINK_REPLY_MAX};
+		nl->msgs[i] = (struct mmsghdr){.msg_hdr = {.msg_name = &nl->from[i], .msg_namelen = sizeof nl->from[i],
+							   .msg_iov = &nl->iov[i], .msg_iovlen = 1}};
+	}
+	for (size_t got = 0; got < n;) {
+		int m;
+		do
+			m = recvmmsg(nl->fd, nl->msgs + got, (unsigned)(n - got), MSG_WAITFORONE, NULL);
+		while (m < 0 && errno == EINTR);
+		if (m <= 0)
+			return m < 0 ? -errno : -ENODATA;
+		for (size_t i = got; i < got + (size_t)m; i++) {
+			const struct msghdr *hdr = &nl->msgs[i].msg_hdr;
+			size_t stale = dump->stale;
+			if (hdr->msg_flags & MSG_TRUNC)
+				return -EMSGSIZE;
+			int rc = nlparse_walk(dump, nl->iov[i].iov_base, nl->msgs[i].msg_len, nl->from[i].nl_pid);
+			if (dump->stale != stale || rc == NLPARSE_DONE)
+				return -EBADMSG; /* a leftover, or the end of a dump nobody asked for */
+			errs[i] = rc;
+		}
+		got += (size_t)m;
+	}
+	return 0;
+}
+
+int netlink_get(struct netlink_stats *nl, const int *ifindexes, size_t n, int *errs, nlparse_stats_fn *fn,
+		void *ctx)
+{
+	if (nl->fd < 0)
+		return -EBADF;
+	if (nl->dirty)
+		drain(nl);
+	for (size_t done = 0; done < n;) {
+		size_t batch = n - done < nl->batch ? n - done : nl->batch;
+		if (batch == 0)
+			return -ENOMEM; /* netlink_reserve() was not called */
+		int rc = send_gets(nl, ifindexes + done, batch);
+		struct nlparse_dump dump = {.portid = nl->portid, .seq = nl->seq, .stats = fn, .ctx = ctx};
+		if (rc == 0)
+			rc = receive_gets(nl, batch, errs + done, &dump);
+		if (rc != 0) {
+			for (size_t i = done; i < n; i++)
+				errs[i] = rc;
+			nl->dirty = true;
+			return rc;
+		}
+		done += batch;
+	}
+	return 0;
+}
+
 void netlink_close(struct netlink_stats *nl)
 {
 	if (nl->fd >= 0)
 		close(nl->fd);
 	free(nl->buf);
+	free(nl->requests);
+	free(nl->msgs);
+	free(nl->iov);
+	free(nl->from);
+	free(nl->replies);
 	*nl = (struct netlink_stats){.fd = -1};
 }

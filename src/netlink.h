@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* netlink: every interface's byte counters from one rtnetlink RTM_GETSTATS dump, and every
- * interface's name from one RTM_GETLINK dump; the socket I/O (nlparse.c parses the replies). */
+/* netlink: every interface's byte counters from one rtnetlink RTM_GETSTATS dump, or chosen
+ * interfaces' from one RTM_GETSTATS request each (batched in one sendmsg, replies drained with
+ * recvmmsg), and every interface's name from one RTM_GETLINK dump; the socket I/O (nlparse.c
+ * parses the replies). */
 #ifndef KN_NETLINK_H
 #define KN_NETLINK_H
 
@@ -11,14 +13,28 @@
 #include <stdint.h>
 
 #define NETLINK_BUF_SIZE 65536 /* receive buffer, above the kernel's 32 KiB dump message cap */
+#define NETLINK_BATCH_MAX 64   /* per-interface requests per sendmsg: their replies must fit the
+                                * socket's receive buffer (about 1 KiB of truesize each) */
 
-/* An open rtnetlink socket and its receive buffer, both allocated once. */
+struct get_request;
+struct mmsghdr;
+struct iovec;
+struct sockaddr_nl;
+
+/* An open rtnetlink socket and its receive buffers, allocated once (the batch ones by
+ * netlink_reserve()). */
 struct netlink_stats {
 	int fd;              /* NETLINK_ROUTE socket, -1 while closed */
 	uint32_t portid;     /* our netlink address, to recognise replies */
 	uint32_t seq;        /* sequence number of the last request */
 	bool dirty;          /* a dump was abandoned: drain its leftovers before the next request */
 	unsigned char *buf;  /* NETLINK_BUF_SIZE bytes */
+	size_t batch;        /* per-interface requests the batch buffers below hold */
+	struct get_request *requests;
+	struct mmsghdr *msgs;
+	struct iovec *iov;
+	struct sockaddr_nl *from;
+	unsigned char *replies;
 };
 
 /* Optional, as htop's NetLinkNet.h: configure --disable-netlink, or no Linux headers (musl-gcc),
@@ -49,7 +65,18 @@ int netlink_dump(struct netlink_stats *nl, nlparse_stats_fn *fn, void *ctx);
  * netlink_dump() does. */
 int netlink_links(struct netlink_stats *nl, nlparse_link_fn *fn, void *ctx);
 
-/* Close the socket and free the buffer (safe to call on a closed one). */
+/* Make room for batches of n per-interface requests (at most NETLINK_BATCH_MAX); 0 or -ENOMEM. */
+int netlink_reserve(struct netlink_stats *nl, size_t n);
+
+/* Request the statistics of the n interfaces ifindexes[] (one RTM_GETSTATS request each, no dump;
+ * batches of netlink_reserve()'s size, each in one sendmsg, replies drained with recvmmsg) and
+ * call fn for each answer; errs[i] gets 0 or the error the kernel answered for ifindexes[i]
+ * (-ENODEV: no such interface). 0 when every request was answered, else -errno (and errs[] of the
+ * unanswered ones say it). Allocates nothing. */
+int netlink_get(struct netlink_stats *nl, const int *ifindexes, size_t n, int *errs, nlparse_stats_fn *fn,
+		void *ctx);
+
+/* Close the socket and free the buffers (safe to call on a closed one). */
 void netlink_close(struct netlink_stats *nl);
 
 #else /* built without netlink: every call refuses, as a kernel without rtnetlink would */
@@ -63,8 +90,7 @@ static inline bool netlink_built(void)
 /* Leave nl closed and refuse: -EOPNOTSUPP. */
 static inline int netlink_open(struct netlink_stats *nl)
 {
-	nl->fd = -1;
-	nl->buf = NULL;
+	*nl = (struct netlink_stats){.fd = -1};
 	return -EOPNOTSUPP;
 }
 
@@ -79,6 +105,21 @@ static inline int netlink_dump(struct netlink_stats *nl, nlparse_stats_fn *fn, v
 static inline int netlink_links(struct netlink_stats *nl, nlparse_link_fn *fn, void *ctx)
 {
 	(void)nl, (void)fn, (void)ctx;
+	return -EOPNOTSUPP;
+}
+
+/* Refuse: there is no socket to send from. */
+static inline int netlink_reserve(struct netlink_stats *nl, size_t n)
+{
+	(void)nl, (void)n;
+	return -EOPNOTSUPP;
+}
+
+/* Refuse: there is no socket to request from. */
+static inline int netlink_get(struct netlink_stats *nl, const int *ifindexes, size_t n, int *errs,
+			      nlparse_stats_fn *fn, void *ctx)
+{
+	(void)nl, (void)ifindexes, (void)n, (void)errs, (void)fn, (void)ctx;
 	return -EOPNOTSUPP;
 }
 

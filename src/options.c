@@ -36,9 +36,11 @@ static const char help_options[] =
 	"  -p, --print           also write every sample as CSV to standard output\n"
 	"  -n, --count=N         stop after N samples (default: run until signalled)\n"
 	"      --sysfs=DIR       read DIR/class/net instead of /sys/class/net\n"
-	"      --source=SOURCE   read the counters from netlink (one dump per sample),\n"
-	"                        sysfs (two files per interface) or auto (default:\n"
-	"                        netlink, falling back to sysfs; sysfs with --sysfs)\n"
+	"      --source=SOURCE   read the counters from netlink (RTM_GETSTATS), sysfs\n"
+	"                        (two files per interface), procfs (/proc/net/dev)\n"
+	"                        or auto (default: netlink, falling back to the\n"
+	"                        files; the files with --sysfs; procfs where sysfs\n"
+	"                        has no statistics folders)\n"
 	"  -h, --help            display this help and exit\n"
 	"  -V, --version         output version information and exit\n";
 
@@ -57,7 +59,8 @@ void options_help(FILE *f)
 	      "\n"
 	      "Exit status: 0 success (also when the reader of --print goes away),\n"
 	      "1 runtime error (nothing selected, sysfs unreadable, --source=netlink\n"
-	      "refused or not matching sysfs, output error), 2 invalid command line.\n",
+	      "refused or not matching sysfs, --source=procfs unreadable, output\n"
+	      "error), 2 invalid command line.\n",
 	      f);
 	/* Empty while the project has no address of its own (see AC_INIT). */
 	if (PACKAGE_BUGREPORT[0] != '\0')
@@ -102,14 +105,14 @@ static int add_device(struct options *opts, const char *regex)
 /* Parse a --source value; OPTIONS_ERROR with a reason if it is not a source name. */
 static enum options_action parse_source(const char *arg, struct options *opts, char err[OPTIONS_ERR_MAX])
 {
-	static const char *const names[] = {"auto", "netlink", "sysfs"};
+	static const char *const names[] = {"auto", "netlink", "sysfs", "procfs"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		if (strcmp(arg, names[i]) == 0) {
 			opts->source = (enum options_source)i;
 			return OPTIONS_RUN;
 		}
 	}
-	snprintf(err, OPTIONS_ERR_MAX, "invalid source '%s': expected auto, netlink or sysfs", arg);
+	snprintf(err, OPTIONS_ERR_MAX, "invalid source '%s': expected auto, netlink, sysfs or procfs", arg);
 	return OPTIONS_ERROR;
 }
 
@@ -122,7 +125,7 @@ static enum options_action settle_source(struct options *opts, bool sysfs_given,
 		snprintf(err, OPTIONS_ERR_MAX, "--source=netlink cannot be combined with --sysfs");
 		return OPTIONS_ERROR;
 	}
-	opts->source = OPTIONS_SOURCE_SYSFS;
+	opts->fake_tree = true; /* auto then reads the tree's files, never netlink */
 	return OPTIONS_RUN;
 }
 

@@ -13,11 +13,12 @@
 #define OPTIONS_DEFAULT_SYSFS "/sys"
 #define OPTIONS_ERR_MAX 512
 
-/* Where the counters come from (--source). */
+/* Where the counters come from (--source); the order of enum source_kind (src/source.h). */
 enum options_source {
-	OPTIONS_SOURCE_AUTO,    /* netlink, falling back to sysfs when netlink is refused */
-	OPTIONS_SOURCE_NETLINK, /* one RTM_GETSTATS dump per sample; refusal is an error */
-	OPTIONS_SOURCE_SYSFS,   /* the statistics files (always, with --sysfs) */
+	OPTIONS_SOURCE_AUTO,    /* netlink, falling back to the files when netlink is refused */
+	OPTIONS_SOURCE_NETLINK, /* RTM_GETSTATS; refusal is an error */
+	OPTIONS_SOURCE_SYSFS,   /* the statistics files */
+	OPTIONS_SOURCE_PROCFS,  /* /proc/net/dev */
 };
 
 /* What parsing decided: run, or print something and exit. */
@@ -36,7 +37,9 @@ struct options {
 	bool print;             /* -p: CSV on stdout */
 	uint64_t count;         /* -n: stop after this many ticks, 0 = no limit */
 	const char *sysfs;      /* --sysfs: root of sysfs */
-	enum options_source source; /* --source; AUTO becomes SYSFS when --sysfs is given */
+	enum options_source source; /* --source */
+	bool fake_tree;         /* --sysfs was given: auto reads the tree's files, never netlink
+	                         * (sysfs, or procfs where the tree has no statistics folders) */
 };
 
 /* Parse argv into opts; on OPTIONS_ERROR, err holds a one-line reason. */

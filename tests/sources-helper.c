@@ -5,12 +5,13 @@
  *   sources-helper send IFACE COUNT SIZE   send COUNT Ethernet frames of SIZE bytes out of IFACE
  *                                          (AF_PACKET, local experimental ethertype: no IP at all)
  *   sources-helper read SOURCE IFACE        print IFACE's "rx tx" byte counters read by the
- *                                          monitor with SOURCE (sysfs or netlink)
- *   sources-helper compare MODE REGEX...    read every interface matching a REGEX with both
- *                                          sources, sysfs / netlink / sysfs, and check that the
- *                                          netlink value lies between the two sysfs ones; MODE
- *                                          "exact" also needs an attempt where nothing moved and
- *                                          netlink equals sysfs; "moving" needs a counter that moved
+ *                                          monitor with SOURCE (sysfs, netlink or procfs)
+ *   sources-helper compare MODE REGEX...    read every interface matching a REGEX with every
+ *                                          source, sysfs / netlink / procfs / sysfs, and check that
+ *                                          the netlink and procfs values lie between the two sysfs
+ *                                          ones; MODE "exact" also needs an attempt where nothing
+ *                                          moved and all three agree; "moving" needs a counter
+ *                                          that moved
  *
  * Exit status 0 when the check holds, 1 when it does not (with the reason on stderr), 2 on misuse.
  */
@@ -37,6 +38,7 @@
 #define HELPER_FRAME_MAX 1514
 #define HELPER_ATTEMPTS 500           /* compare attempts, HELPER_PAUSE_NS apart: 5 s at most */
 #define HELPER_PAUSE_NS 10000000L
+#define HELPER_YIELD_NS 200000L       /* within an attempt, before the closing sysfs read */
 
 /* Parse a whole positive number for the send command; 0 if invalid. */
 static unsigned long parse_count(const char *text)
@@ -80,17 +82,17 @@ static int cmd_send(const char *ifname, unsigned long count, unsigned long size)
 	return status;
 }
 
-/* Start a monitor of the interfaces matching the regexes, reading with netlink or sysfs; 0 or -1. */
-static int open_monitor(struct monitor *mon, struct iface_selector *sel, bool netlink)
+/* Start a monitor of the interfaces matching the regexes, reading with kind; 0 or -1. */
+static int open_monitor(struct monitor *mon, struct iface_selector *sel, enum source_kind kind)
 {
 	char err[IFACE_ERR_MAX];
 	if (monitor_init(mon, "/sys", sel, err) != 0) {
 		fprintf(stderr, "sources-helper: %s\n", err);
 		return -1;
 	}
-	int rc = netlink ? monitor_use_netlink(mon) : 0;
+	int rc = monitor_use_source(mon, kind, false, NULL);
 	if (rc != 0)
-		fprintf(stderr, "sources-helper: netlink refused: %s\n", strerror(-rc));
+		fprintf(stderr, "sources-helper: source refused: %s\n", strerror(-rc));
 	if (rc != 0 || monitor_rescan(mon) != 0 || mon->count == 0) {
 		fprintf(stderr, "sources-helper: no interface to read\n");
 		monitor_free(mon);
@@ -108,7 +110,10 @@ static int cmd_read(const char *source, const char *regex)
 	if (iface_selector_init(&sel, &regex, 1, err) != 0)
 		return 2;
 	int status = 1;
-	if (open_monitor(&mon, &sel, strcmp(source, "netlink") == 0) == 0) {
+	enum source_kind kind = strcmp(source, "netlink") == 0 ? SOURCE_NETLINK
+				: strcmp(source, "procfs") == 0 ? SOURCE_PROCFS
+								: SOURCE_SYSFS;
+	if (open_monitor(&mon, &sel, kind) == 0) {
 		monitor_tick(&mon, 0.0);
 		const struct monitored_iface *entry = &mon.ifaces[0];
 		if (mon.count == 1 && entry->have_prev) {
@@ -129,21 +134,29 @@ struct tally {
 	bool moved;  /* a counter changed between the two sysfs reads */
 };
 
-/* Check one counter: sysfs before, netlink, sysfs after. */
-static void check_counter(const char *name, const char *what, uint64_t s1, uint64_t n, uint64_t s2,
-			  struct tally *t)
+/* Check one counter: sysfs before, netlink, procfs, sysfs after (taken in that order). */
+static void check_counter(const char *name, const char *what, uint64_t s1, uint64_t n, uint64_t p,
+			  uint64_t s2, struct tally *t)
 {
 	if (s1 != s2)
 		t->moved = true;
-	if (s1 <= n && n <= s2)
+	if (s1 <= n && n <= p && p <= s2)
 		return;
 	t->broken = true;
-	fprintf(stderr, "sources-helper: %s %s: sysfs %" PRIu64 ", netlink %" PRIu64 ", sysfs %" PRIu64 "\n",
-		name, what, s1, n, s2);
+	fprintf(stderr,
+		"sources-helper: %s %s: sysfs %" PRIu64 ", netlink %" PRIu64 ", procfs %" PRIu64 ", sysfs %" PRIu64 "\n",
+		name, what, s1, n, p, s2);
 }
 
-/* One attempt: tick sysfs, netlink, sysfs, then compare every interface. */
-static struct tally compare_once(struct monitor *sys, struct monitor *nl)
+/* Whether the two monitors read the same interface in slot i, both with a reading. */
+static bool same_reading(const struct monitor *a, const struct monitor *b, size_t i)
+{
+	const struct monitored_iface *x = &a->ifaces[i], *y = &b->ifaces[i];
+	return x->have_prev && y->have_prev && strcmp(x->name, y->name) == 0;
+}
+
+/* One attempt: tick sysfs, netlink, procfs, sysfs, then compare every interface. */
+static struct tally compare_once(struct monitor *sys, struct monitor *nl, struct monitor *proc)
 {
 	struct tally t = {false, false};
 	monitor_tick(sys, 0.0);
@@ -151,32 +164,35 @@ static struct tally compare_once(struct monitor *sys, struct monitor *nl)
 	for (size_t i = 0; before != NULL && i < sys->count; i++)
 		before[i] = sys->ifaces[i].prev;
 	monitor_tick(nl, 0.0);
+	monitor_tick(proc, 0.0);
+	nanosleep(&(struct timespec){.tv_nsec = HELPER_YIELD_NS}, NULL); /* the sender's turn, on one CPU too */
 	monitor_tick(sys, 0.0);
 	for (size_t i = 0; before != NULL && i < sys->count; i++) {
-		const struct monitored_iface *s = &sys->ifaces[i], *n = &nl->ifaces[i];
-		if (!s->have_prev || !n->have_prev || strcmp(s->name, n->name) != 0) {
+		const struct monitored_iface *s = &sys->ifaces[i], *n = &nl->ifaces[i], *p = &proc->ifaces[i];
+		if (!same_reading(sys, nl, i) || !same_reading(sys, proc, i)) {
 			fprintf(stderr, "sources-helper: %s: no reading from one source\n", s->name);
 			t.broken = true;
 			continue;
 		}
-		check_counter(s->name, "rx", before[i].rx, n->prev.rx, s->prev.rx, &t);
-		check_counter(s->name, "tx", before[i].tx, n->prev.tx, s->prev.tx, &t);
+		check_counter(s->name, "rx", before[i].rx, n->prev.rx, p->prev.rx, s->prev.rx, &t);
+		check_counter(s->name, "tx", before[i].tx, n->prev.tx, p->prev.tx, s->prev.tx, &t);
 	}
 	t.broken |= before == NULL;
 	free(before);
 	return t;
 }
 
-/* Compare the two sources over several attempts; the exit status. */
-static int compare_monitors(struct monitor *sys, struct monitor *nl, bool exact)
+/* Compare the three sources over several attempts; the exit status. */
+static int compare_monitors(struct monitor *sys, struct monitor *nl, struct monitor *proc, bool exact)
 {
-	if (sys->count != nl->count) {
-		fprintf(stderr, "sources-helper: sysfs has %zu interfaces, netlink %zu\n", sys->count, nl->count);
+	if (sys->count != nl->count || sys->count != proc->count) {
+		fprintf(stderr, "sources-helper: sysfs has %zu interfaces, netlink %zu, procfs %zu\n", sys->count,
+			nl->count, proc->count);
 		return 1;
 	}
 	bool moved = false, still = false;
 	for (int i = 0; i < HELPER_ATTEMPTS; i++) {
-		struct tally t = compare_once(sys, nl);
+		struct tally t = compare_once(sys, nl, proc);
 		if (t.broken)
 			return 1;
 		moved |= t.moved;
@@ -193,18 +209,21 @@ static int compare_monitors(struct monitor *sys, struct monitor *nl, bool exact)
 	return (exact ? still : moved) ? 0 : 1;
 }
 
-/* Compare the two sources on every interface matching the regexes; the exit status. */
+/* Compare the three sources on every interface matching the regexes; the exit status. */
 static int cmd_compare(const char *mode, const char *const *regexes, size_t n)
 {
 	struct iface_selector sel;
 	char err[IFACE_ERR_MAX];
 	if (iface_selector_init(&sel, regexes, n, err) != 0)
 		return 2;
-	struct monitor sys, nl;
+	struct monitor sys, nl, proc;
 	int status = 1;
-	if (open_monitor(&sys, &sel, false) == 0) {
-		if (open_monitor(&nl, &sel, true) == 0) {
-			status = compare_monitors(&sys, &nl, strcmp(mode, "exact") == 0);
+	if (open_monitor(&sys, &sel, SOURCE_SYSFS) == 0) {
+		if (open_monitor(&nl, &sel, SOURCE_NETLINK) == 0) {
+			if (open_monitor(&proc, &sel, SOURCE_PROCFS) == 0) {
+				status = compare_monitors(&sys, &nl, &proc, strcmp(mode, "exact") == 0);
+				monitor_free(&proc);
+			}
 			monitor_free(&nl);
 		}
 		monitor_free(&sys);

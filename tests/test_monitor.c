@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "monitor.h"
+#include "source_sysfs.h"
 #include "testutil.h"
 
 #include <check.h>
@@ -71,6 +72,21 @@ static struct monitored_iface *entry(const char *name)
 	return NULL;
 }
 
+/* The sysfs source's counter files of name; fails the test if it has none. */
+static const struct counter_files *files(const char *name)
+{
+	const struct counter_files *f = source_sysfs_files(&mon.src, entry(name)->id);
+	ck_assert_msg(f != NULL, "%s has no sysfs slot", name);
+	return f;
+}
+
+/* Whether the interface in table slot i holds its two counter files. */
+static bool holds(size_t i)
+{
+	const struct counter_files *f = source_sysfs_files(&mon.src, mon.ifaces[i].id);
+	return f != NULL && f->rx_fd >= 0 && f->tx_fd >= 0;
+}
+
 /* Assert that name had a rate of exactly rx, tx MiB/s this tick. */
 static void assert_rate(const char *name, double rx, double tx)
 {
@@ -106,8 +122,7 @@ START_TEST(initial_rescan_sorted)
 	ck_assert_str_eq(names(), "eth1,eth10,eth2,ib0");
 	for (size_t i = 0; i < mon.count; i++) {
 		ck_assert_uint_eq(mon.ifaces[i].id, i); /* the first listing is sorted */
-		ck_assert_int_ge(mon.ifaces[i].files.rx_fd, 0);
-		ck_assert_int_ge(mon.ifaces[i].files.tx_fd, 0);
+		ck_assert(holds(i));
 	}
 }
 END_TEST
@@ -165,8 +180,8 @@ START_TEST(vanished_then_back)
 	fake_iface_remove("eth1");
 	ck_assert_int_eq(monitor_rescan(&mon), 0);
 	ck_assert_str_eq(names(), "eth0,eth1"); /* still monitored, by name */
-	ck_assert_int_eq(entry("eth1")->files.rx_fd, -1);
-	ck_assert_int_eq(entry("eth1")->files.tx_fd, -1);
+	ck_assert_int_eq(files("eth1")->rx_fd, -1);
+	ck_assert_int_eq(files("eth1")->tx_fd, -1);
 	fake_iface_set("eth0", MIB, 0);
 	monitor_tick(&mon, 1.0);
 	assert_rate("eth0", 1.0, 0.0);
@@ -180,7 +195,7 @@ START_TEST(vanished_then_back)
 	/* it comes back with smaller counters (re-created): a fresh baseline, never the old one */
 	fake_iface_add("eth1", "up", 0x1003, 100, 200);
 	ck_assert_int_eq(monitor_rescan(&mon), 0);
-	ck_assert_int_ge(entry("eth1")->files.rx_fd, 0);
+	ck_assert_int_ge(files("eth1")->rx_fd, 0);
 	monitor_tick(&mon, 1.0);
 	assert_no_value("eth1");
 	fake_iface_set("eth1", 100 + MIB, 200 + 6 * MIB);
@@ -237,7 +252,7 @@ START_TEST(unreadable_counter)
 	monitor_tick(&mon, 1.0);
 	assert_no_value("eth0");
 	ck_assert(!mon.total_valid);
-	ck_assert_int_eq(entry("eth0")->files.rx_fd, -1); /* closed until the next rescan */
+	ck_assert_int_eq(files("eth0")->rx_fd, -1); /* closed until the next rescan */
 	fake_iface_set("eth0", 4 * MIB, 0);
 	monitor_tick(&mon, 1.0);
 	assert_no_value("eth0");
@@ -356,14 +371,14 @@ START_TEST(rescan_idempotent)
 	fake_iface_add("eth1", "up", 0x1003, 0, 0);
 	fake_iface_add("eth0", "up", 0x1003, 0, 0);
 	start(NULL);
-	int fd0 = entry("eth0")->files.rx_fd, fd1 = entry("eth1")->files.tx_fd;
+	int fd0 = files("eth0")->rx_fd, fd1 = files("eth1")->tx_fd;
 	monitor_tick(&mon, 0.0);
 	for (int i = 0; i < 3; i++)
 		ck_assert_int_eq(monitor_rescan(&mon), 0);
 	ck_assert_uint_eq(mon.scans, 4);
 	ck_assert_str_eq(names(), "eth0,eth1");
-	ck_assert_int_eq(entry("eth0")->files.rx_fd, fd0); /* held, not re-opened */
-	ck_assert_int_eq(entry("eth1")->files.tx_fd, fd1);
+	ck_assert_int_eq(files("eth0")->rx_fd, fd0); /* held, not re-opened */
+	ck_assert_int_eq(files("eth1")->tx_fd, fd1);
 	fake_iface_set("eth0", MIB, MIB);
 	monitor_tick(&mon, 1.0);
 	assert_rate("eth0", 1.0, 1.0);
@@ -451,8 +466,8 @@ START_TEST(fd_limit_raised_as_needed)
 	ck_assert_uint_eq(now.rlim_cur, 2 * 40 + 64); /* 2 files each and the margin, no more */
 	ck_assert_uint_eq(now.rlim_max, low.rlim_max);
 	for (size_t i = 0; i < mon.count; i++)
-		ck_assert(mon.ifaces[i].files.rx_fd >= 0 && !mon.ifaces[i].per_tick);
-	ck_assert_uint_eq(mon.notes & MONITOR_NOTE_FDS, 0);
+		ck_assert(holds(i) && !source_sysfs_per_tick(&mon.src, mon.ifaces[i].id));
+	ck_assert_uint_eq(mon.src.notes & SOURCE_NOTE_FDS, 0);
 	monitor_tick(&mon, 0.0);
 	assert_all_valued(40);
 }
@@ -468,9 +483,9 @@ START_TEST(fd_limit_hard_reads_per_tick)
 	ck_assert_uint_eq(mon.count, 40); /* the default rule's reads still found room */
 	size_t per_tick = 0;
 	for (size_t i = 0; i < mon.count; i++)
-		per_tick += mon.ifaces[i].per_tick;
+		per_tick += source_sysfs_per_tick(&mon.src, mon.ifaces[i].id);
 	ck_assert_uint_eq(per_tick, 30);
-	ck_assert_uint_ne(mon.notes & MONITOR_NOTE_FDS, 0);
+	ck_assert_uint_ne(mon.src.notes & SOURCE_NOTE_FDS, 0);
 	monitor_tick(&mon, 0.0);
 	assert_all_valued(40); /* every interface has a value, held files or not */
 	assert_all_valued(40); /* again: the per-tick reads closed what they opened */
@@ -500,7 +515,7 @@ static void start_netlink(void)
 	char err[IFACE_ERR_MAX] = "";
 	ck_assert_msg(iface_selector_init(&sel, all, 1, err) == 0, "%s", err);
 	ck_assert_msg(monitor_init(&mon, root, &sel, err) == 0, "%s", err);
-	ck_assert_int_eq(monitor_use_netlink(&mon), 0);
+	ck_assert_int_eq(monitor_use_source(&mon, SOURCE_NETLINK, false, NULL), 0);
 	ck_assert_int_eq(monitor_rescan(&mon), 0);
 }
 
@@ -508,10 +523,10 @@ START_TEST(netlink_kept_while_sysfs_agrees)
 {
 	mirror_own_interfaces();
 	start_netlink();
-	ck_assert(monitor_uses_netlink(&mon));
-	ck_assert_uint_eq(mon.notes & MONITOR_NOTE_NETNS, 0);
+	ck_assert_int_eq(monitor_source(&mon), SOURCE_NETLINK);
+	ck_assert_uint_eq(mon.src.notes & SOURCE_NOTE_FOREIGN, 0);
 	ck_assert_int_eq(monitor_rescan(&mon), 0);
-	ck_assert(monitor_uses_netlink(&mon));
+	ck_assert_int_eq(monitor_source(&mon), SOURCE_NETLINK);
 }
 END_TEST
 
@@ -520,9 +535,9 @@ START_TEST(netlink_given_up_when_an_ifindex_differs)
 	mirror_own_interfaces();
 	fake_iface_write("lo", "ifindex", "9999\n"); /* lo is 1 in every namespace */
 	start_netlink();
-	ck_assert(!monitor_uses_netlink(&mon));
-	ck_assert_uint_ne(mon.notes & MONITOR_NOTE_NETNS, 0);
-	ck_assert_int_ge(entry("lo")->files.rx_fd, 0); /* sysfs files held instead */
+	ck_assert_int_eq(monitor_source(&mon), SOURCE_SYSFS);
+	ck_assert_uint_ne(mon.src.notes & SOURCE_NOTE_FOREIGN, 0);
+	ck_assert_int_ge(files("lo")->rx_fd, 0); /* sysfs files held instead */
 }
 END_TEST
 
@@ -530,13 +545,13 @@ START_TEST(netlink_given_up_mid_run)
 {
 	mirror_own_interfaces();
 	start_netlink();
-	ck_assert(monitor_uses_netlink(&mon));
+	ck_assert_int_eq(monitor_source(&mon), SOURCE_NETLINK);
 	monitor_tick(&mon, 0.0);
 	fake_iface_add("kn-extra0", "up", 0x1003, 0, 0); /* sysfs now lists one more than netlink */
 	fake_iface_write("kn-extra0", "ifindex", "9999\n");
 	ck_assert_int_eq(monitor_rescan(&mon), 0);
-	ck_assert(!monitor_uses_netlink(&mon));
-	ck_assert_uint_ne(mon.notes & MONITOR_NOTE_NETNS, 0);
+	ck_assert_int_eq(monitor_source(&mon), SOURCE_SYSFS);
+	ck_assert_uint_ne(mon.src.notes & SOURCE_NOTE_FOREIGN, 0);
 	monitor_tick(&mon, 1.0);
 	assert_no_value("lo"); /* netlink's baseline is not sysfs's */
 	fake_iface_set("lo", MIB, 0);

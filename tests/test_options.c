@@ -129,8 +129,12 @@ START_TEST(source_spellings)
 	ck_assert_int_eq(P.opts.source, OPTIONS_SOURCE_SYSFS);
 	ck_assert_int_eq(PARSE("--source=netlink", "--source", "auto"), OPTIONS_RUN);
 	ck_assert_int_eq(P.opts.source, OPTIONS_SOURCE_AUTO);
+	ck_assert(!P.opts.fake_tree);
 	ck_assert_int_eq(PARSE("--sysfs=/host/sys"), OPTIONS_RUN); /* a fake tree: its files */
-	ck_assert_int_eq(P.opts.source, OPTIONS_SOURCE_SYSFS);
+	ck_assert_int_eq(P.opts.source, OPTIONS_SOURCE_AUTO);
+	ck_assert(P.opts.fake_tree);
+	ck_assert_int_eq(PARSE("--source=procfs"), OPTIONS_RUN);
+	ck_assert_int_eq(P.opts.source, OPTIONS_SOURCE_PROCFS);
 	assert_error(PARSE("--source=proc"), "invalid source 'proc'");
 	assert_error(PARSE("--source="), "invalid source ''");
 	assert_error(PARSE("--source"), "option '--source' requires a value");

@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# bench/matrix.sh [OUTPUT_PREFIX]: the cost matrix of issue 16 (run by `make bench-matrix`, as root).
+# For N veth interfaces in a network namespace of its own (peers in a second one; only loopback-range
+# test traffic, none here), selecting 1 of them or all, at 50 Hz and 1 kHz: CPU µs per tick of the
+# plugin with each source (auto, sysfs, netlink, procfs) and of the bare floors (sleep only, sysfs
+# pread, netlink dump, netlink per-ifindex, /proc/net/dev; bench/floor), side by side, each the least
+# of several runs, from /proc/PID/schedstat just before SIGTERM (start-up included). Prints, per
+# cell, auto / best floor and auto − sleep. Writes OUTPUT_PREFIX.md and OUTPUT_PREFIX.csv.
+#
+# Environment: KN_PLUGIN, KN_BENCH_FLOOR, KN_BENCH_PROBE (built programs); KN_MATRIX_SIZES (default
+# "2 16 256 1024"), KN_MATRIX_INTERVALS (default "20000 1000" µs), KN_MATRIX_SECONDS (default 2),
+# KN_MATRIX_RUNS (default 3); KN_KVIKIO_PLUGIN: KvikIO's C++ plugin executable, for a column of its
+# own (build it from rapidsai/kvikio cpp/nsys_plugins/nic; it is not vendored here).
+set -eu
+
+out=${1:-bench-matrix}
+: "${KN_PLUGIN:?}" "${KN_BENCH_FLOOR:?}" "${KN_BENCH_PROBE:?}"
+sizes=${KN_MATRIX_SIZES:-2 16 256 1024}
+intervals=${KN_MATRIX_INTERVALS:-20000 1000}
+secs=${KN_MATRIX_SECONDS:-2}
+runs=${KN_MATRIX_RUNS:-3}
+kvikio=${KN_KVIKIO_PLUGIN:-}
+ns=kn-matrix-$$
+peer=kn-matrix-peer-$$
+tmp=$(mktemp -d)
+have=0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "bench/matrix.sh: needs root (it creates network namespaces)" >&2
+	exit 1
+fi
+
+cleanup() {
+	ip netns del "$ns" 2>/dev/null || true
+	ip netns del "$peer" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# Add veth pairs until the measured namespace holds $1 of them (bv<i>, peers bp<i> elsewhere), up.
+grow_to() {
+	: >"$tmp/batch"
+	for ((i = have; i < $1; i++)); do
+		echo "link add bv$i netns $ns type veth peer name bp$i netns $peer" >>"$tmp/batch"
+	done
+	[ ! -s "$tmp/batch" ] || ip -batch "$tmp/batch"
+	: >"$tmp/up"
+	for ((i = have; i < $1; i++)); do echo "link set bv$i up" >>"$tmp/up"; done
+	[ ! -s "$tmp/up" ] || ip -n "$ns" -batch "$tmp/up"
+	have=$1
+}
+
+# CPU µs per tick of a command in the namespace: the least of $runs runs of $secs s.
+cost() {
+	best=""
+	for ((r = 0; r < runs; r++)); do
+		line=$(ip netns exec "$ns" "$KN_BENCH_PROBE" $((secs * 1000)) "$@" 2>/dev/null) || continue
+		ran=$(printf '%s\n' "$line" | tr ' ' '\n' | sed -n 's/^sched_ns=//p')
+		if [ -z "$ran" ] || [ "$ran" -lt 0 ]; then continue; fi
+		if [ -z "$best" ] || [ "$ran" -lt "$best" ]; then best=$ran; fi
+	done
+	if [ -z "$best" ]; then echo "-"; return; fi
+	awk -v ns="$best" -v e="$expected" 'BEGIN { printf "%.1f", ns / 1000 / e }'
+}
+
+# The least of the numeric arguments ("-" ignored).
+least() {
+	printf '%s\n' "$@" | awk '$1 != "-" && (m == "" || $1 + 0 < m + 0) { m = $1 } END { print (m == "" ? "-" : m) }'
+}
+
+# a / b with two decimals, or "-".
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a != "-" && b != "-" && b > 0) printf "%.2f", a / b; else print "-" }'
+}
+
+# One cell: N, selection (1 or all), interval.
+cell() {
+	n=$1 sel=$2 iv=$3
+	expected=$((secs * 1000000 / iv))
+	if [ "$sel" = 1 ]; then regex=bv0 k=1; else regex='bv[0-9]+' k=0; fi
+	auto=$(cost "$KN_PLUGIN" -d "$regex" -i "$iv")
+	sysfs=$(cost "$KN_PLUGIN" --source=sysfs -d "$regex" -i "$iv")
+	netlink=$(cost "$KN_PLUGIN" --source=netlink -d "$regex" -i "$iv")
+	procfs=$(cost "$KN_PLUGIN" --source=procfs -d "$regex" -i "$iv")
+	kv=-
+	[ -z "$kvikio" ] || kv=$(cost "$kvikio" -d "$regex" -i "$iv")
+	f_sleep=$(cost "$KN_BENCH_FLOOR" sleep "$iv")
+	f_pread=$(cost "$KN_BENCH_FLOOR" pread "$iv" bv "$k")
+	f_dump=$(cost "$KN_BENCH_FLOOR" dump "$iv")
+	f_get=$(cost "$KN_BENCH_FLOOR" get "$iv" bv "$k")
+	f_proc=$(cost "$KN_BENCH_FLOOR" procfs "$iv")
+	best=$(least "$f_pread" "$f_dump" "$f_get" "$f_proc")
+	over=$(awk -v a="$auto" -v s="$f_sleep" 'BEGIN { if (a != "-" && s != "-") printf "%.1f", a - s; else print "-" }')
+	x=$(ratio "$auto" "$best")
+	echo "$n,$sel,$iv,$auto,$sysfs,$netlink,$procfs,$kv,$f_sleep,$f_pread,$f_dump,$f_get,$f_proc,$best,$x,$over" >>"$out.csv"
+	line="| $n | $sel | $((1000000 / iv)) Hz | $auto | $sysfs | $netlink | $procfs | $kv | $f_sleep | $f_pread | $f_dump | $f_get | $f_proc | $x | $over |"
+	echo "$line" >>"$out.md"
+	echo "$line"
+}
+
+ip netns add "$ns"
+ip netns add "$peer"
+ip -n "$ns" link set lo up
+echo "n,selected,interval_us,auto,sysfs,netlink,procfs,kvikio,floor_sleep,floor_pread,floor_dump,floor_get,floor_procfs,best_floor,auto_over_best,auto_minus_sleep" >"$out.csv"
+{
+	echo "Run $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg);"
+	echo "CPU µs per tick from /proc/PID/schedstat over ${secs} s including start-up, least of $runs runs."
+	echo
+	echo "| N | selected | rate | ours auto | ours sysfs | ours netlink | ours procfs | KvikIO C++ | sleep only | sysfs pread | netlink dump | netlink per-ifindex | /proc/net/dev | auto / best floor | auto − sleep |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+} >"$out.md"
+head -5 "$out.md"
+for n in $sizes; do
+	grow_to "$n"
+	for sel in 1 all; do
+		for iv in $intervals; do
+			cell "$n" "$sel" "$iv"
+		done
+	done
+done
+echo >>"$out.md"
+echo "Load after: $(cut -d' ' -f1-3 /proc/loadavg)." >>"$out.md"
