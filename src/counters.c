@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <unistd.h>
 
-/* Mark both files closed (call before first use). */
 void counters_init(struct counter_files *files)
 {
 	files->rx_fd = -1;
@@ -33,7 +32,6 @@ static int open_counter(int dirfd, const char *name, const char *counter)
 	return sysfs_open(dirfd, path);
 }
 
-/* Open <name>/statistics/{rx,tx}_bytes under the class/net folder dirfd; 0 or -errno. */
 int counters_open(struct counter_files *files, int dirfd, const char *name)
 {
 	counters_close(files);
@@ -62,7 +60,6 @@ static int read_one(int fd, uint64_t *out)
 	return sysfs_parse_u64(buf, (size_t)n, out) == 0 ? 0 : -EINVAL;
 }
 
-/* Read both counters; 0, or -errno / -EINVAL (malformed text) when there is no reading. */
 int counters_read(const struct counter_files *files, struct counter_pair *out)
 {
 	int rc = read_one(files->rx_fd, &out->rx);
@@ -80,14 +77,12 @@ static int read_at(int dirfd, const char *name, const char *counter, uint64_t *o
 	return sysfs_parse_u64(buf, (size_t)n, out) == 0 ? 0 : -EINVAL;
 }
 
-/* Read both counters by opening, reading and closing each file; 0, or -errno / -EINVAL. */
 int counters_read_at(int dirfd, const char *name, struct counter_pair *out)
 {
 	int rc = read_at(dirfd, name, "rx_bytes", &out->rx);
 	return rc != 0 ? rc : read_at(dirfd, name, "tx_bytes", &out->tx);
 }
 
-/* Close both files (safe to call on closed files). */
 void counters_close(struct counter_files *files)
 {
 	if (files->rx_fd >= 0)

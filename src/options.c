@@ -44,7 +44,6 @@ static const char help_options[] =
 	"  -h, --help            display this help and exit\n"
 	"  -V, --version         output version information and exit\n";
 
-/* Write the full --help text to f. */
 void options_help(FILE *f)
 {
 	fputs("Usage: kvikio_nic_nsys_plugin [OPTION]...\n"
@@ -69,7 +68,6 @@ void options_help(FILE *f)
 		fputs("Home page: " PACKAGE_URL "\n", f);
 }
 
-/* Write the one-line usage hint shown after a command-line error. */
 void options_usage_hint(FILE *f)
 {
 	fputs("Usage: kvikio_nic_nsys_plugin [-i USEC] [-d REGEX]... [-l] [-p] [-n N] [--sysfs DIR] [--source SOURCE]\n"
@@ -77,7 +75,6 @@ void options_usage_hint(FILE *f)
 	      f);
 }
 
-/* Parse a decimal unsigned integer in [min, max]; 0 on success, -1 if invalid. */
 int options_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {
 	if (text == NULL || text[0] < '0' || text[0] > '9')
@@ -185,7 +182,6 @@ static void describe_bad_option(int c, int optopt_value, const char *token, char
 		snprintf(err, OPTIONS_ERR_MAX, "unknown option '%s'", token);
 }
 
-/* Parse argv into opts; on OPTIONS_ERROR, err holds a one-line reason. */
 enum options_action options_parse(int argc, char **argv, struct options *opts,
 				  char err[OPTIONS_ERR_MAX])
 {
@@ -215,7 +211,6 @@ enum options_action options_parse(int argc, char **argv, struct options *opts,
 	return settle_source(opts, sysfs_given, err);
 }
 
-/* Release what options_parse() allocated. */
 void options_free(struct options *opts)
 {
 	free(opts->devices);

@@ -37,7 +37,6 @@ static void stop_now(int sig)
 	_exit(EXIT_OK);
 }
 
-/* Let the stop signals end the start-up at once (status 0) and ignore SIGPIPE. */
 void sampler_catch_signals(void)
 {
 	struct sigaction action = {.sa_handler = stop_now};
@@ -48,7 +47,6 @@ void sampler_catch_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* Block the stop signals: from now on they wait, pending, for the loop's sigtimedwait(). */
 void sampler_block_signals(void)
 {
 	sigset_t set;
@@ -187,7 +185,6 @@ static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, st
 	}
 }
 
-/* Register the NVTX groups and sample until a stop signal or the count; returns the exit status. */
 int sampler_run(struct monitor *mon, const struct sampler_config *cfg)
 {
 	struct groups groups = {0};

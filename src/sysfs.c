@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-/* Read the attribute at offset 0 of an open fd into buf (NUL-terminated); length or -errno. */
 ssize_t sysfs_pread(int fd, char *buf, size_t size)
 {
 	ssize_t n;
@@ -21,7 +20,6 @@ ssize_t sysfs_pread(int fd, char *buf, size_t size)
 	return n;
 }
 
-/* Open dirfd/relpath read-only and close-on-exec; the fd or -errno. */
 int sysfs_open(int dirfd, const char *relpath)
 {
 	int fd;
@@ -31,7 +29,6 @@ int sysfs_open(int dirfd, const char *relpath)
 	return fd < 0 ? -errno : fd;
 }
 
-/* Read the whole attribute dirfd/relpath into buf (NUL-terminated); length or -errno. */
 ssize_t sysfs_read_at(int dirfd, const char *relpath, char *buf, size_t size)
 {
 	int fd = sysfs_open(dirfd, relpath);
@@ -48,7 +45,6 @@ static size_t strip_newline(const char *text, size_t len)
 	return (len > 0 && text[len - 1] == '\n') ? len - 1 : len;
 }
 
-/* Parse a decimal uint64 followed by at most one newline; 0 on success, -1 if malformed. */
 int sysfs_parse_u64(const char *text, size_t len, uint64_t *out)
 {
 	len = strip_newline(text, len);
@@ -77,7 +73,6 @@ static int hex_digit(char c)
 	return -1;
 }
 
-/* Parse a "0x"-prefixed hexadecimal number followed by at most one newline; 0 or -1. */
 int sysfs_parse_hex(const char *text, size_t len, uint64_t *out)
 {
 	len = strip_newline(text, len);
