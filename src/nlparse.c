@@ -45,6 +45,20 @@ static int valid_ifindex(uint64_t value)
 	return value > 0 && value <= INT_MAX ? (int)value : 0;
 }
 
+/* The first attribute of type want after the head bytes of message msg (len bytes): 1 with its
+ * payload in *data and *size, 0 when there is none, or -EBADMSG when the attributes are malformed. */
+static int find_attr(const unsigned char *msg, size_t len, size_t head, unsigned want,
+		     const unsigned char **data, size_t *size)
+{
+	struct attrs a = {msg, head < len ? head : len, len};
+	unsigned type;
+	int rc;
+	while ((rc = attr_next(&a, &type, data, size)) > 0)
+		if (type == want)
+			return 1;
+	return rc;
+}
+
 /* RTM_NEWSTATS of len bytes at msg: call dump->stats with IFLA_STATS_LINK_64's byte counters
  * (none if the message has no such attribute); 0 or -EBADMSG. */
 static int parse_stats(const struct nlparse_dump *dump, const unsigned char *msg, size_t len)
@@ -57,23 +71,17 @@ static int parse_stats(const struct nlparse_dump *dump, const unsigned char *msg
 	int ifindex = valid_ifindex(ifsm.ifindex);
 	if (ifindex == 0)
 		return -EBADMSG;
-	struct attrs a = {msg, head < len ? head : len, len};
-	unsigned type;
 	const unsigned char *data;
 	size_t size;
-	int rc;
-	while ((rc = attr_next(&a, &type, &data, &size)) > 0) {
-		if (type != IFLA_STATS_LINK_64)
-			continue;
-		struct rtnl_link_stats64 stats = {0};
-		if (size < offsetof(struct rtnl_link_stats64, tx_bytes) + sizeof stats.tx_bytes)
-			return -EBADMSG;
-		memcpy(&stats, data, size < sizeof stats ? size : sizeof stats);
-		dump->stats(ifindex, &(struct counter_pair){.rx = stats.rx_bytes, .tx = stats.tx_bytes},
-			    dump->ctx);
-		return 0;
-	}
-	return rc;
+	int rc = find_attr(msg, len, head, IFLA_STATS_LINK_64, &data, &size);
+	if (rc <= 0)
+		return rc;
+	struct rtnl_link_stats64 stats = {0};
+	if (size < offsetof(struct rtnl_link_stats64, tx_bytes) + sizeof stats.tx_bytes)
+		return -EBADMSG;
+	memcpy(&stats, data, size < sizeof stats ? size : sizeof stats);
+	dump->stats(ifindex, &(struct counter_pair){.rx = stats.rx_bytes, .tx = stats.tx_bytes}, dump->ctx);
+	return 0;
 }
 
 /* RTM_NEWLINK of len bytes at msg: call dump->link with IFLA_IFNAME (none if absent); 0 or -EBADMSG. */
@@ -87,23 +95,18 @@ static int parse_link(const struct nlparse_dump *dump, const unsigned char *msg,
 	int ifindex = ifi.ifi_index > 0 ? ifi.ifi_index : 0;
 	if (ifindex == 0)
 		return -EBADMSG;
-	struct attrs a = {msg, head < len ? head : len, len};
-	unsigned type;
 	const unsigned char *data;
 	size_t size;
-	int rc;
-	while ((rc = attr_next(&a, &type, &data, &size)) > 0) {
-		if (type != IFLA_IFNAME)
-			continue;
-		char name[IFNAMSIZ];
-		const unsigned char *nul = memchr(data, '\0', size < sizeof name ? size : sizeof name);
-		if (nul == NULL || nul == data)
-			return -EBADMSG; /* unterminated, too long or empty */
-		memcpy(name, data, (size_t)(nul - data) + 1);
-		dump->link(ifindex, name, dump->ctx);
-		return 0;
-	}
-	return rc;
+	int rc = find_attr(msg, len, head, IFLA_IFNAME, &data, &size);
+	if (rc <= 0)
+		return rc;
+	char name[IFNAMSIZ];
+	const unsigned char *nul = memchr(data, '\0', size < sizeof name ? size : sizeof name);
+	if (nul == NULL || nul == data)
+		return -EBADMSG; /* unterminated, too long or empty */
+	memcpy(name, data, (size_t)(nul - data) + 1);
+	dump->link(ifindex, name, dump->ctx);
+	return 0;
 }
 
 /* The error an NLMSG_DONE or NLMSG_ERROR message of len bytes carries: NLPARSE_DONE for a

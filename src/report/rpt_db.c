@@ -47,6 +47,17 @@ static int db_finish(struct rpt_db *db, sqlite3_stmt *stmt, int rc, char err[RPT
 	return failed ? -1 : 0;
 }
 
+/* Step the bound stmt once and finalize it: 1 if it gave a row, 0 if none, -1 on error. */
+static int db_step_exists(struct rpt_db *db, sqlite3_stmt *stmt, char err[RPT_ERR_MAX])
+{
+	int rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		sqlite3_finalize(stmt);
+		return 1;
+	}
+	return db_finish(db, stmt, rc, err) == 0 ? 0 : -1;
+}
+
 /* Whether the query with one text parameter returns a row: 1, 0, or -1 on error. */
 static int db_exists(struct rpt_db *db, const char *sql, const char *p1, const char *p2,
 		     char err[RPT_ERR_MAX])
@@ -59,12 +70,7 @@ static int db_exists(struct rpt_db *db, const char *sql, const char *p1, const c
 		sqlite3_finalize(stmt);
 		return db_fail(db, "cannot read the export", err);
 	}
-	int rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		sqlite3_finalize(stmt);
-		return 1;
-	}
-	return db_finish(db, stmt, rc, err) == 0 ? 0 : -1;
+	return db_step_exists(db, stmt, err);
 }
 
 /* Whether table name exists: 1, 0, -1. */
@@ -147,12 +153,7 @@ int rpt_db_has_domain(struct rpt_db *db, char err[RPT_ERR_MAX])
 		sqlite3_finalize(stmt);
 		return db_fail(db, "cannot read the export", err);
 	}
-	int rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		sqlite3_finalize(stmt);
-		return 1;
-	}
-	return db_finish(db, stmt, rc, err) == 0 ? 0 : -1;
+	return db_step_exists(db, stmt, err);
 }
 
 int rpt_db_host(struct rpt_db *db, char **host, char err[RPT_ERR_MAX])
