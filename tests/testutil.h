@@ -28,6 +28,9 @@ void fake_iface_remove(const char *name);
 void testutil_add(Suite *s, const char *name, const TTest *fn, void (*setup)(void),
 		  void (*teardown)(void));
 
+/* Each case's time limit in seconds (CK_TIMEOUT_MULTIPLIER scales it, as under qemu). */
+#define TESTUTIL_TIMEOUT_S 60
+
 /* The tag of cases that need the kernel's rtnetlink statistics (RTM_GETSTATS): qemu-user
  * emulates none, so CI's aarch64 step runs with CK_EXCLUDE_TAGS set to it. */
 #define TESTUTIL_TAG_RTNETLINK "needs-rtnetlink"
