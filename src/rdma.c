@@ -221,7 +221,7 @@ static struct rdma_port *insert_at(struct rdma_set *set, size_t slot, const char
 }
 
 /* Open the port's counter files again: its device may be a new one under the old name. */
-static void port_reopen(struct rdma_port *port, int dirfd)
+static void port_reopen(struct rdma_set *set, struct rdma_port *port, int dirfd)
 {
 	char dev[RDMA_DEVICE_NAME_MAX];
 	memcpy(dev, port->name, port->dev_len);
@@ -229,8 +229,10 @@ static void port_reopen(struct rdma_port *port, int dirfd)
 	port->have_prev = false;
 	port->failed = false;
 	port->wide[0] = port->wide[1] = false;
-	if (rdma_files_open(&port->files, dirfd, dev, port->name + port->dev_len + 1) != 0)
+	if (rdma_files_open(&port->files, dirfd, dev, port->name + port->dev_len + 1) != 0) {
 		port->notes |= RDMA_NOTE_NO_COUNTERS;
+		set->pending = set->pending || !(port->noted & RDMA_NOTE_NO_COUNTERS);
+	}
 }
 
 /* Note port <dev>:<num> as listed, adding it if it is new and selected. */
@@ -251,7 +253,7 @@ static void offer_port(struct rdma_set *set, int dirfd, const char *dev, const c
 	bool was_listed = port->seen_scan + 1 == set->scans && port->seen_scan != 0;
 	port->seen_scan = set->scans;
 	if (!was_listed || port->files.kind == RDMA_COUNTERS_NONE || port->failed)
-		port_reopen(port, dirfd);
+		port_reopen(set, port, dirfd);
 }
 
 /* Open the folder relpath under dirfd (AT_FDCWD: a path) for listing; NULL with errno. */
@@ -332,7 +334,7 @@ int rdma_rescan(struct rdma_set *set)
 }
 
 /* Turn one port's reading into its rate; no reading drops the baseline. */
-static void tick_one(struct rdma_port *port, double dt_s)
+static void tick_one(struct rdma_set *set, struct rdma_port *port, double dt_s)
 {
 	port->valid = false;
 	struct counter_pair cur;
@@ -340,8 +342,10 @@ static void tick_one(struct rdma_port *port, double dt_s)
 	if (rc != 0) {
 		port->have_prev = false;
 		port->failed = rc < 0 && port->files.kind != RDMA_COUNTERS_NONE;
-		if (rc == RDMA_SATURATED)
+		if (rc == RDMA_SATURATED) {
 			port->notes |= RDMA_NOTE_SATURATED;
+			set->pending = set->pending || !(port->noted & RDMA_NOTE_SATURATED);
+		}
 		return;
 	}
 	if (port->have_prev)
@@ -353,7 +357,7 @@ static void tick_one(struct rdma_port *port, double dt_s)
 void rdma_tick(struct rdma_set *set, double dt_s)
 {
 	for (size_t i = 0; i < set->count; i++)
-		tick_one(&set->ports[i], dt_s);
+		tick_one(set, &set->ports[i], dt_s);
 }
 
 size_t rdma_count(const struct rdma_set *set)
@@ -372,6 +376,9 @@ void rdma_warn(struct rdma_set *set)
 		message_print("more than %d RDMA ports selected; monitoring the first %d", RDMA_MAX_PORTS,
 			      RDMA_MAX_PORTS);
 	set->truncated_noted = set->truncated;
+	if (!set->pending)
+		return;
+	set->pending = false;
 	for (size_t i = 0; i < set->count; i++) {
 		struct rdma_port *port = &set->ports[i];
 		unsigned fresh = port->notes & ~port->noted;

@@ -70,6 +70,7 @@ struct rdma_set {
 	size_t count, capacity;
 	uint64_t scans;
 	bool truncated, truncated_noted;  /* RDMA_MAX_PORTS was reached */
+	bool pending;                     /* a port raised a note not yet told */
 };
 
 /* Mark files closed (call before first use). */
@@ -105,7 +106,8 @@ size_t rdma_count(const struct rdma_set *set);
 /* Name of the i-th port, in name order (i < rdma_count()). */
 const char *rdma_name(const struct rdma_set *set, size_t i);
 
-/* Say once on stderr each note raised and not yet told (one line each). */
+/* Say once on stderr each note raised and not yet told (one line each); cheap when there is
+ * none, so it may follow every tick. */
 void rdma_warn(struct rdma_set *set);
 
 /* Release everything. */

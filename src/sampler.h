@@ -4,6 +4,7 @@
 #define KN_SAMPLER_H
 
 #include "monitor.h"
+#include "rdma.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@ struct sampler_config {
 	uint64_t interval_us; /* time between ticks */
 	uint64_t count;       /* stop after this many ticks; 0 = until a stop signal */
 	FILE *csv;            /* --print destination, or NULL */
+	struct rdma_set *rdma; /* --rdma: the RDMA ports, groups after total; NULL without */
 };
 
 /* Make SIGTERM, SIGINT and SIGHUP end the program at once with status 0, and ignore SIGPIPE.
