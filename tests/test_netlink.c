@@ -34,12 +34,12 @@ static size_t dlen, msg_start;
 static struct seen {
 	int stats, links;
 	int ifindex[16];
-	struct counter_pair counters[16];
+	struct counter_set counters[16];
 	char names[16][IFNAMSIZ];
 } seen;
 
 /* Stats callback: record the call. */
-static void on_stats(int ifindex, const struct counter_pair *counters, void *ctx)
+static void on_stats(int ifindex, const struct counter_set *counters, void *ctx)
 {
 	ck_assert_ptr_eq(ctx, &seen);
 	if (seen.stats < 16) {
@@ -170,10 +170,10 @@ START_TEST(stats_then_done)
 	ck_assert_int_eq(walk(&dump), NLPARSE_MORE); /* no DONE yet: more datagrams follow */
 	ck_assert_int_eq(seen.stats, 2);
 	ck_assert_int_eq(seen.ifindex[0], 2);
-	ck_assert_uint_eq(seen.counters[0].rx, 100);
-	ck_assert_uint_eq(seen.counters[0].tx, 200);
+	ck_assert_uint_eq(seen.counters[0].value[COUNTER_RX_BYTES], 100);
+	ck_assert_uint_eq(seen.counters[0].value[COUNTER_TX_BYTES], 200);
 	ck_assert_int_eq(seen.ifindex[1], 3);
-	ck_assert_uint_eq(seen.counters[1].rx, UINT64_MAX);
+	ck_assert_uint_eq(seen.counters[1].value[COUNTER_RX_BYTES], UINT64_MAX);
 	reset();
 	put_done(0, true);
 	ck_assert_int_eq(walk(&dump), NLPARSE_DONE);
@@ -361,7 +361,7 @@ START_TEST(unaligned_buffer)
 	struct nlparse_dump dump = {.stats = on_stats, .ctx = &seen, .portid = PORTID, .seq = SEQ};
 	ck_assert_int_eq(nlparse_walk(&dump, shifted + 1, dlen, 0), NLPARSE_DONE);
 	ck_assert_int_eq(seen.stats, 1);
-	ck_assert_uint_eq(seen.counters[0].tx, 20);
+	ck_assert_uint_eq(seen.counters[0].value[COUNTER_TX_BYTES], 20);
 }
 END_TEST
 
