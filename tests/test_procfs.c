@@ -75,6 +75,29 @@ START_TEST(parse_skips_malformed)
 }
 END_TEST
 
+START_TEST(parse_metric_columns)
+{
+	const char text[] = HEADER
+		"  eth0: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n"
+		"  eth1: 1 2 3 4 5 6 7 8 9 10\n"; /* cut after tx packets: the rest is no value */
+	struct seen seen = {0};
+	ck_assert_uint_eq(procfs_parse(text, strlen(text), record, &seen), 2);
+	const struct counter_set *c = &seen.counters[0];
+	ck_assert_uint_eq(c->have, COUNTER_ALL);
+	ck_assert_uint_eq(c->value[COUNTER_RX_BYTES], 1);
+	ck_assert_uint_eq(c->value[COUNTER_RX_PACKETS], 2);
+	ck_assert_uint_eq(c->value[COUNTER_RX_ERRORS], 3);
+	ck_assert_uint_eq(c->value[COUNTER_RX_DROPPED], 4); /* the kernel's drop: rx_dropped + missed */
+	ck_assert_uint_eq(c->value[COUNTER_TX_BYTES], 9);
+	ck_assert_uint_eq(c->value[COUNTER_TX_PACKETS], 10);
+	ck_assert_uint_eq(c->value[COUNTER_TX_ERRORS], 11);
+	ck_assert_uint_eq(c->value[COUNTER_TX_DROPPED], 12);
+	ck_assert_uint_eq(seen.counters[1].have,
+			  COUNTER_BYTES | COUNTER_BIT(COUNTER_RX_PACKETS) | COUNTER_BIT(COUNTER_RX_ERRORS) |
+				  COUNTER_BIT(COUNTER_RX_DROPPED) | COUNTER_BIT(COUNTER_TX_PACKETS));
+}
+END_TEST
+
 /* ---- The source under the monitor ---------------------------------------------------------- */
 
 static const char *root;
@@ -209,6 +232,7 @@ static Suite *procfs_suite(void)
 	Suite *s = suite_create("procfs");
 	testutil_add(s, "parse_kernel_text", parse_kernel_text, NULL, NULL);
 	testutil_add(s, "parse_skips_malformed", parse_skips_malformed, NULL, NULL);
+	testutil_add(s, "parse_metric_columns", parse_metric_columns, NULL, NULL);
 	add(s, "explicit_procfs_rates", explicit_procfs_rates);
 	add(s, "auto_takes_procfs_without_statistics", auto_takes_procfs_without_statistics);
 	add(s, "auto_keeps_sysfs_with_statistics", auto_keeps_sysfs_with_statistics);
