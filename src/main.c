@@ -119,11 +119,19 @@ static void report_start(const struct monitor *mon, const struct rdma_set *rdma,
 		      count == 1 ? "" : "s", names, ports, (unsigned long long)interval_us, EMIT_DOMAIN_NAME);
 }
 
-/* Print the selected interfaces, one per line, sorted; then the RDMA ports (rdma not NULL). */
-static void print_list(const struct monitor *mon, const struct rdma_set *rdma)
+/* Print the selected interfaces, one per line, sorted; with -m, each with its link speed
+ * ("eth0 100000Mb/s", or "lo unknown"); then the RDMA ports (rdma not NULL), sorted. */
+static void print_list(const struct monitor *mon, bool speeds, const struct rdma_set *rdma)
 {
-	for (size_t i = 0; i < monitor_count(mon); i++)
-		puts(monitor_name(mon, i));
+	for (size_t i = 0; i < monitor_count(mon); i++) {
+		double speed = monitor_speed(mon, i);
+		if (!speeds)
+			puts(monitor_name(mon, i));
+		else if (speed > 0)
+			printf("%s %.0fMb/s\n", monitor_name(mon, i), speed);
+		else
+			printf("%s unknown\n", monitor_name(mon, i));
+	}
 	for (size_t i = 0; rdma != NULL && i < rdma_count(rdma); i++)
 		puts(rdma_name(rdma, i));
 }
@@ -160,6 +168,9 @@ static int choose_source(const struct options *opts, struct monitor *mon)
 		return -1;
 	}
 	monitor_set_interval(mon, opts->interval_us);
+	bool extended = metric_set_extended(&opts->metrics);
+	monitor_set_counters(mon, opts->list ? 0 : opts->metrics.counters,
+			     opts->metrics.speed || (opts->list && extended));
 	int rc = monitor_use_source(mon, kind, opts->fake_tree, getenv("KN_TEST_PROC_NET_DEV"));
 	if (rc != 0 && kind == SOURCE_NETLINK) {
 		message_print("netlink statistics unavailable (%s) and --source=netlink was given",
@@ -210,7 +221,7 @@ static int run(const struct options *opts)
 		report_nothing_selected(opts, &mon);
 	} else if (opts->list) {
 		monitor_warn(&mon);
-		print_list(&mon, rdma);
+		print_list(&mon, metric_set_extended(&opts->metrics), rdma);
 		status = EXIT_OK;
 	} else {
 		monitor_warn(&mon);
@@ -219,7 +230,8 @@ static int run(const struct options *opts)
 		report_start(&mon, rdma, opts->interval_us);
 		sampler_block_signals(); /* before NVTX can load a tool that starts threads */
 		emit_init();
-		struct sampler_config cfg = {opts->interval_us, opts->count, opts->print ? stdout : NULL, rdma};
+		struct sampler_config cfg = {opts->interval_us, opts->count, opts->print ? stdout : NULL, &opts->metrics,
+					     rdma};
 		status = sampler_run(&mon, &cfg);
 	}
 	monitor_free(&mon);

@@ -3,6 +3,8 @@
 #ifndef KN_OPTIONS_H
 #define KN_OPTIONS_H
 
+#include "metric.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -44,6 +46,7 @@ struct options {
 	bool rdma_all;          /* --rdma without a regex was given: every port */
 	const char **rdma_patterns; /* --rdma=REGEX: regexes (pointers into argv), may be NULL */
 	size_t nrdma_patterns;
+	struct metric_set metrics; /* -m: the fields after rx and tx, in the order given */
 };
 
 /* Parse argv into opts; on OPTIONS_ERROR, err holds a one-line reason. */

@@ -120,7 +120,7 @@ static int read_direction(const struct rdma_files *files, int d, uint64_t *out)
 	return 0;
 }
 
-int rdma_files_read(const struct rdma_files *files, bool wide[2], struct counter_pair *out)
+int rdma_files_read(const struct rdma_files *files, bool wide[2], struct counter_set *out)
 {
 	if (files->kind == RDMA_COUNTERS_NONE)
 		return -EBADF;
@@ -140,8 +140,9 @@ int rdma_files_read(const struct rdma_files *files, bool wide[2], struct counter
 	}
 	if (saturated)
 		return RDMA_SATURATED;
-	out->rx = value[0];
-	out->tx = value[1];
+	*out = (struct counter_set){.have = COUNTER_BYTES};
+	out->value[COUNTER_RX_BYTES] = value[0];
+	out->value[COUNTER_TX_BYTES] = value[1];
 	return 0;
 }
 
@@ -337,7 +338,7 @@ int rdma_rescan(struct rdma_set *set)
 static void tick_one(struct rdma_set *set, struct rdma_port *port, double dt_s)
 {
 	port->valid = false;
-	struct counter_pair cur;
+	struct counter_set cur;
 	int rc = rdma_files_read(&port->files, port->wide, &cur);
 	if (rc != 0) {
 		port->have_prev = false;
@@ -349,7 +350,7 @@ static void tick_one(struct rdma_set *set, struct rdma_port *port, double dt_s)
 		return;
 	}
 	if (port->have_prev)
-		port->valid = rate_compute(&port->prev, &cur, dt_s, &port->rate);
+		port->valid = rate_compute(&port->prev, &cur, dt_s, 0.0, &port->rate); /* no util */
 	port->prev = cur;
 	port->have_prev = true;
 }

@@ -48,11 +48,11 @@ struct rdma_port {
 	struct rdma_files files;
 	bool wide[2];                   /* a standard counter read above 0xFFFFFFFF: 64 bits wide */
 	bool failed;                    /* the last read failed: re-open at the next rescan */
-	struct counter_pair prev;       /* last good reading in bytes, the baseline */
+	struct counter_set prev;        /* last good reading in bytes (the byte counters alone) */
 	bool have_prev;
 	uint64_t seen_scan;             /* number of the last rescan that listed it */
 	bool valid;                     /* whether this tick produced a rate */
-	struct rate rate;               /* this tick's rate, when valid */
+	struct rate rate;               /* this tick's rate, when valid: rx and tx; the rest NaN */
 	unsigned notes, noted;          /* enum rdma_port_note bits raised, and already told */
 };
 
@@ -81,10 +81,11 @@ void rdma_files_init(struct rdma_files *files);
  * 0, or -ENOENT (kind NONE) when there are none. */
 int rdma_files_open(struct rdma_files *files, int dirfd, const char *dev, const char *port);
 
-/* Read both directions in bytes into out. wide[] records standard counters seen above 32 bits;
+/* Read both directions in bytes into out (its byte counters alone). wide[] records standard
+ * counters seen above 32 bits;
  * 0, RDMA_SATURATED (a 32-bit counter not known to be wider reads 0xFFFFFFFF), or -errno /
  * -EINVAL (malformed text) / -ERANGE (too large to be bytes). */
-int rdma_files_read(const struct rdma_files *files, bool wide[2], struct counter_pair *out);
+int rdma_files_read(const struct rdma_files *files, bool wide[2], struct counter_set *out);
 
 /* Close what is open (safe on closed files). */
 void rdma_files_close(struct rdma_files *files);

@@ -126,26 +126,27 @@ static void register_rdma_groups(const struct rdma_set *rdma, struct groups *gro
 	for (size_t i = 0; i < rdma->count; i++) {
 		const struct rdma_port *port = &rdma->ports[i];
 		if (port->id >= groups->registered)
-			groups->by_id[port->id] = emit_register_group(port->name);
+			groups->by_id[port->id] = emit_register_rx_tx_group(port->name);
 	}
 	groups->registered = rdma->count;
 }
 
-/* Emit this tick's RDMA port samples after total (they are not in it); rc: the CSV status so
- * far, returned, or -1 on a CSV write error. */
-static int publish_rdma(const struct rdma_set *rdma, const struct groups *groups, FILE *csv, double time_s,
-			double dt_s, int rc)
+/* Emit this tick's RDMA port samples after total (they are not in it): rx and tx alone, and in
+ * the CSV no value in the -m columns of metrics; rc: the CSV status so far, returned, or -1 on
+ * a CSV write error. */
+static int publish_rdma(const struct rdma_set *rdma, const struct groups *groups, FILE *csv,
+			const struct metric_set *metrics, double time_s, double dt_s, int rc)
 {
 	for (size_t i = 0; rdma != NULL && i < rdma->count; i++) {
 		const struct rdma_port *port = &rdma->ports[i];
 		if (port->id >= groups->registered)
 			continue; /* no group: out of memory when it came */
 		if (port->valid)
-			emit_sample(groups->by_id[port->id], &port->rate);
+			emit_sample_rx_tx(groups->by_id[port->id], &port->rate);
 		else
-			emit_no_value(groups->by_id[port->id]);
-		if (csv != NULL && rc == 0)
-			rc = csv_row(csv, time_s, dt_s, port->name, port->valid ? &port->rate : NULL);
+			emit_no_value_rx_tx(groups->by_id[port->id]);
+		if (csv != NULL && rc == 0) /* the rate's other fields are NaN: empty columns */
+			rc = csv_row(csv, time_s, dt_s, port->name, port->valid ? &port->rate : NULL, metrics);
 	}
 	return rc;
 }
@@ -153,10 +154,10 @@ static int publish_rdma(const struct rdma_set *rdma, const struct groups *groups
 /* Emit one tick: every group then total, then the RDMA ports, to NVTX and (if asked) CSV; -1
  * on a CSV write error. */
 static int publish(const struct monitor *mon, const struct groups *groups, uint64_t total_group,
-		   const struct rdma_set *rdma, const struct groups *rdma_groups, FILE *csv, double time_s,
-		   double dt_s)
+		   const struct groups *rdma_groups, const struct sampler_config *cfg, double time_s, double dt_s)
 {
 	int rc = 0;
+	FILE *csv = cfg->csv;
 	for (size_t i = 0; i < mon->count; i++) {
 		const struct monitored_iface *entry = &mon->ifaces[i];
 		if (entry->id >= groups->registered)
@@ -166,15 +167,15 @@ static int publish(const struct monitor *mon, const struct groups *groups, uint6
 		else
 			emit_no_value(groups->by_id[entry->id]);
 		if (csv != NULL && rc == 0)
-			rc = csv_row(csv, time_s, dt_s, entry->name, entry->valid ? &entry->rate : NULL);
+			rc = csv_row(csv, time_s, dt_s, entry->name, entry->valid ? &entry->rate : NULL, cfg->metrics);
 	}
 	if (mon->total_valid)
 		emit_sample(total_group, &mon->total);
 	else
 		emit_no_value(total_group);
 	if (csv != NULL && rc == 0)
-		rc = csv_row(csv, time_s, dt_s, EMIT_TOTAL_GROUP, mon->total_valid ? &mon->total : NULL);
-	rc = publish_rdma(rdma, rdma_groups, csv, time_s, dt_s, rc);
+		rc = csv_row(csv, time_s, dt_s, EMIT_TOTAL_GROUP, mon->total_valid ? &mon->total : NULL, cfg->metrics);
+	rc = publish_rdma(cfg->rdma, rdma_groups, csv, cfg->metrics, time_s, dt_s, rc);
 	return (csv != NULL && rc == 0) ? csv_flush(csv) : rc;
 }
 
@@ -229,8 +230,8 @@ static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, st
 			rdma_tick(cfg->rdma, dt_s);
 			rdma_warn(cfg->rdma); /* a saturated counter is said at once */
 		}
-		if (publish(mon, groups, total_group, cfg->rdma, rdma_groups, cfg->csv,
-			    (double)(now - start) / (double)NS_PER_S, dt_s) != 0)
+		if (publish(mon, groups, total_group, rdma_groups, cfg, (double)(now - start) / (double)NS_PER_S,
+			    dt_s) != 0)
 			return output_failed();
 		prev = now;
 		if (stopping || ticks == cfg->count)
@@ -244,13 +245,14 @@ static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, st
 int sampler_run(struct monitor *mon, const struct sampler_config *cfg)
 {
 	struct groups groups = {0};
+	emit_configure(cfg->metrics);
 	register_new_groups(mon, &groups);
 	const uint64_t total_group = emit_register_group(EMIT_TOTAL_GROUP);
 	struct groups rdma_groups = {0};
 	register_rdma_groups(cfg->rdma, &rdma_groups); /* after total: they are not in it */
 	uint64_t skipped = 0;
 	int status;
-	if (cfg->csv != NULL && (csv_header(cfg->csv) != 0 || csv_flush(cfg->csv) != 0))
+	if (cfg->csv != NULL && (csv_header(cfg->csv, cfg->metrics) != 0 || csv_flush(cfg->csv) != 0))
 		status = output_failed();
 	else
 		status = sample_loop(mon, cfg, &groups, total_group, &rdma_groups, &skipped);

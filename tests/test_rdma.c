@@ -7,6 +7,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -83,10 +84,12 @@ static void expect_rate(const char *name, uint64_t rx_bytes, uint64_t tx_bytes)
 {
 	const struct rdma_port *p = port(name);
 	ck_assert_msg(p->valid, "%s has no value", name);
-	ck_assert_msg(p->rate.rx == (double)rx_bytes / MIB, "%s rx %.17g, want %.17g", name, p->rate.rx,
-		      (double)rx_bytes / MIB);
-	ck_assert_msg(p->rate.tx == (double)tx_bytes / MIB, "%s tx %.17g, want %.17g", name, p->rate.tx,
-		      (double)tx_bytes / MIB);
+	ck_assert_msg(p->rate.field[FIELD_RX] == (double)rx_bytes / MIB, "%s rx %.17g, want %.17g", name,
+		      p->rate.field[FIELD_RX], (double)rx_bytes / MIB);
+	ck_assert_msg(p->rate.field[FIELD_TX] == (double)tx_bytes / MIB, "%s tx %.17g, want %.17g", name,
+		      p->rate.field[FIELD_TX], (double)tx_bytes / MIB);
+	for (int f = FIELD_RX_PACKETS; f < FIELD_KINDS; f++) /* an RDMA port has rx and tx alone */
+		ck_assert_msg(isnan(p->rate.field[f]), "%s field %d is %.17g, not NaN", name, f, p->rate.field[f]);
 }
 
 /* No class/infiniband at all (no RDMA stack): no port and no error. */
@@ -273,8 +276,8 @@ START_TEST(bnxt_hw_counters)
 	fake_rdma_set("bnxt_re0", "1", "hw_counters/tx_bytes", 9);
 	rdma_tick(&set, 2.0);
 	ck_assert(port("bnxt_re0:1")->valid);
-	ck_assert(port("bnxt_re0:1")->rate.rx == 0.5);
-	ck_assert(port("bnxt_re0:1")->rate.tx == 2.0 / MIB);
+	ck_assert(port("bnxt_re0:1")->rate.field[FIELD_RX] == 0.5);
+	ck_assert(port("bnxt_re0:1")->rate.field[FIELD_TX] == 2.0 / MIB);
 }
 END_TEST
 
@@ -382,7 +385,7 @@ START_TEST(huge_word_count)
 	add_standard("mlx5_0", "1", UINT64_MAX / 4 + 1, 1);
 	start(NULL);
 	bool wide[2] = {false, false};
-	struct counter_pair out;
+	struct counter_set out;
 	ck_assert_int_eq(rdma_files_read(&port("mlx5_0:1")->files, wide, &out), -ERANGE);
 }
 END_TEST
