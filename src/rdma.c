@@ -283,23 +283,22 @@ static const char *next_entry(DIR *d, bool (*valid)(const char *))
 	}
 }
 
-/* Offer every port of device dev; -1 if its ports folder exists but cannot be read. */
-static int scan_device(struct rdma_set *set, int dirfd, const char *dev)
+/* Offer every port of device dev. A device whose ports folder cannot be read (gone meanwhile,
+ * no device, no permission) lists no port: its ports have no value, the others go on. */
+static void scan_device(struct rdma_set *set, int dirfd, const char *dev)
 {
 	char path[RDMA_PATH_MAX];
 	snprintf(path, sizeof path, "%s/ports", dev);
 	DIR *d = open_listing(dirfd, path);
 	if (d == NULL)
-		return errno == ENOENT || errno == ENOTDIR ? 0 : -1; /* gone meanwhile, or no device */
+		return;
 	const char *num;
 	while ((num = next_entry(d, port_name_valid)) != NULL)
 		offer_port(set, dirfd, dev, num);
-	int rc = errno == 0 ? 0 : -1;
 	closedir(d);
-	return rc;
 }
 
-/* Offer every port of every device under class/infiniband; -1 if a folder cannot be read. */
+/* Offer every port of every device under class/infiniband; -1 if that folder cannot be read. */
 static int scan(struct rdma_set *set)
 {
 	char path[4096];
@@ -309,13 +308,11 @@ static int scan(struct rdma_set *set)
 	DIR *d = open_listing(AT_FDCWD, path);
 	if (d == NULL)
 		return errno == ENOENT ? 0 : -1; /* no RDMA stack (yet): no port */
-	int class_fd = dirfd(d), rc = 0;
+	int class_fd = dirfd(d);
 	const char *dev;
 	while ((dev = next_entry(d, device_name_valid)) != NULL)
-		if (scan_device(set, class_fd, dev) != 0)
-			rc = -1;
-	if (errno != 0)
-		rc = -1;
+		scan_device(set, class_fd, dev);
+	int rc = errno == 0 ? 0 : -1;
 	closedir(d);
 	return rc;
 }

@@ -95,7 +95,8 @@ void rdma_init(struct rdma_set *set, const char *sysfs_root, const struct iface_
 
 /* List the ports again: add newly selected ones, (re)open the files of listed ports that have
  * none or whose last read failed, close those of ports the listing lacks. A missing
- * class/infiniband lists no port; -1 only when a folder cannot be read. */
+ * class/infiniband lists no port, and so does a device whose ports folder cannot be read; -1
+ * (errno set) only when class/infiniband itself cannot be read. */
 int rdma_rescan(struct rdma_set *set);
 
 /* Read every port; rates use dt_s, the time since the previous tick. */
