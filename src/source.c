@@ -5,6 +5,7 @@
 #include "source.h"
 
 #include "cost.h"
+#include "counters.h"
 #include "message.h"
 #include "source_netlink.h"
 #include "source_procfs.h"
@@ -94,11 +95,11 @@ static enum source_kind kind_of(enum cost_way way)
 }
 
 /* What the source of kind costs per tick (netlink: its cheaper way and its proof), for selected
- * of listed at interval_us. */
-static double kind_cost(enum source_kind kind, size_t selected, size_t listed, double interval_us)
+ * of listed at interval_us, sysfs reading files files per interface. */
+static double kind_cost(enum source_kind kind, size_t selected, size_t listed, double interval_us, unsigned files)
 {
 	if (kind == SOURCE_SYSFS)
-		return cost_ns(COST_SYSFS, selected, listed);
+		return cost_ns_files(COST_SYSFS, selected, listed, files);
 	if (kind == SOURCE_PROCFS)
 		return cost_ns(COST_PROCFS, selected, listed);
 	double dump = cost_ns(COST_DUMP, selected, listed), get = cost_ns(COST_GET, selected, listed);
@@ -112,7 +113,8 @@ static source_open_fn *opener(enum source_kind kind)
 }
 
 /* Auto, once netlink has shown that this is the namespace sysfs describes (every source then reads
- * the same counters): take the cheapest source for this selection by the cost model (cost.c);
+ * the same counters): take the cheapest source for this selection by the cost model (cost.c, with
+ * as many sysfs files per interface as the chosen counters need);
  * after the first choice, only one cheaper by COST_HYSTERESIS, so that a wavering listing does
  * not make it flap. The baselines stay. What the new source's selection returns. */
 static int choose_cheapest(struct source *src, const struct source_iface *ifaces, size_t n, size_t listed)
@@ -122,12 +124,14 @@ static int choose_cheapest(struct source *src, const struct source_iface *ifaces
 		selected += ifaces[i].present;
 	unsigned ways = COST_BIT(COST_SYSFS) | COST_BIT(COST_DUMP) | COST_BIT(COST_GET) | COST_BIT(COST_PROCFS);
 	double iv = src->env.interval_us > 0 ? (double)src->env.interval_us : SOURCE_INTERVAL_DEFAULT_US;
-	enum source_kind want = kind_of(cost_cheapest(ways, selected, listed, iv));
+	unsigned files = counters_files_needed(src->env.counters);
+	enum source_kind want = kind_of(cost_cheapest_files(ways, selected, listed, iv, files));
 	enum source_kind now = src->ops->kind;
 	bool first = !src->chosen;
 	src->chosen = true;
 	if (want == now ||
-	    (!first && kind_cost(now, selected, listed, iv) < COST_HYSTERESIS * kind_cost(want, selected, listed, iv)))
+	    (!first &&
+	     kind_cost(now, selected, listed, iv, files) < COST_HYSTERESIS * kind_cost(want, selected, listed, iv, files)))
 		return 0;
 	if (switch_to(src, opener(want), true) != 0)
 		return 0; /* the one in use stays */
