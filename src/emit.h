@@ -32,4 +32,11 @@ void emit_sample(uint64_t group, const struct rate *rate);
 /* Emit "no value" (NaN in every field) for group: its counters could not be read honestly this tick. */
 void emit_no_value(uint64_t group);
 
+/* Register a group that carries rx and tx alone whatever -m says (an RDMA port: issue 18), with
+ * release 0.1's schema and MiB/s group semantics; its id. Sample it with emit_bytes_sample(). */
+uint64_t emit_register_bytes_group(const char *name);
+
+/* Emit rx and tx of rate (rate NULL: NaN, no value) for a group of emit_register_bytes_group(). */
+void emit_bytes_sample(uint64_t group, const struct rate *rate);
+
 #endif
