@@ -345,6 +345,8 @@ START_TEST(missing_counter_files_are_nan_alone)
 	fake_iface_add("eth0", "up", 0x1003, 0, 0);
 	fake_iface_counter("eth0", "rx_packets", 5);
 	fake_iface_counter("eth0", "rx_dropped", 1); /* no rx_missed_errors: none missed */
+	fake_iface_write("eth0", "statistics/rx_errors", "abc\n"); /* garbage: no value, not fatal */
+	fake_iface_write("eth0", "statistics/tx_errors", "");
 	start_metrics(COUNTER_ALL, false);
 	const struct counter_files *f = files("eth0");
 	ck_assert_int_ge(f->fd[COUNTER_RX_PACKETS], 0);
@@ -360,7 +362,8 @@ START_TEST(missing_counter_files_are_nan_alone)
 	ck_assert_double_eq(r->field[FIELD_RX], 2.0);
 	ck_assert_double_eq(r->field[FIELD_RX_PACKETS], 20.0);
 	ck_assert_double_eq(r->field[FIELD_RX_DROPPED], 4.0);
-	ck_assert(isnan(r->field[FIELD_TX_PACKETS]) && isnan(r->field[FIELD_RX_ERRORS]));
+	ck_assert(isnan(r->field[FIELD_TX_PACKETS]) && isnan(r->field[FIELD_RX_ERRORS]) &&
+		  isnan(r->field[FIELD_TX_ERRORS]) && isnan(r->field[FIELD_TX_DROPPED]));
 	ck_assert_double_eq(mon.total.field[FIELD_RX_PACKETS], 20.0);
 	ck_assert(isnan(mon.total.field[FIELD_TX_PACKETS]));
 	fake_iface_counter("eth0", "rx_packets", 14); /* backwards: that field alone, that tick */
