@@ -24,35 +24,6 @@ secs=${KN_MATRIX_SECONDS:-2}
 runs=${KN_MATRIX_RUNS:-3}
 kvikio=${KN_KVIKIO_PLUGIN:-}
 sources=" ${KN_MATRIX_SOURCES:-auto sysfs netlink procfs} "
-ns=kn-matrix-$$
-peer=kn-matrix-peer-$$
-tmp=$(mktemp -d)
-have=0
-
-if [ "$(id -u)" != 0 ]; then
-	echo "bench/matrix.sh: needs root (it creates network namespaces)" >&2
-	exit 1
-fi
-
-cleanup() {
-	ip netns del "$ns" 2>/dev/null || true
-	ip netns del "$peer" 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-# Add veth pairs until the measured namespace holds $1 of them (bv<i>, peers bp<i> elsewhere), up.
-grow_to() {
-	: >"$tmp/batch"
-	for ((i = have; i < $1; i++)); do
-		echo "link add bv$i netns $ns type veth peer name bp$i netns $peer" >>"$tmp/batch"
-	done
-	[ ! -s "$tmp/batch" ] || ip -batch "$tmp/batch"
-	: >"$tmp/up"
-	for ((i = have; i < $1; i++)); do echo "link set bv$i up" >>"$tmp/up"; done
-	[ ! -s "$tmp/up" ] || ip -n "$ns" -batch "$tmp/up"
-	have=$1
-}
 
 # CPU µs per tick of a command in the namespace: the least of $runs runs of $secs s.
 cost() {
@@ -112,9 +83,8 @@ cell() {
 	echo "$line"
 }
 
-ip netns add "$ns"
-ip netns add "$peer"
-ip -n "$ns" link set lo up
+. "$(dirname "$0")/netns.sh"
+bench_netns matrix
 echo "n,selected,interval_us,auto,sysfs,netlink,procfs,kvikio,floor_sleep,floor_pread,floor_dump,floor_get,floor_procfs,best_floor,auto_over_best,auto_minus_sleep,auto_over_kvikio,auto_rss_kb,auto_stop_us" >"$out.csv"
 {
 	echo "Run $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg);"
