@@ -26,15 +26,11 @@ static struct {
 	enum field_kind fields[METRIC_FIELDS_MAX];
 	size_t nfields;
 	bool per_entry_units; /* -m given: the units are on the entries, not the group */
-	nvtxPayloadSchemaEntry_t entries[METRIC_FIELDS_MAX];
+	nvtxPayloadSchemaEntry_t entries[METRIC_FIELDS_MAX]; /* with -m */
 	nvtxSemanticsCounter_t units[METRIC_FIELDS_MAX];
 } layout = {
 	.fields = {FIELD_RX, FIELD_TX},
-	.nfields = 2,
-	.entries = {
-		{.type = NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE, .name = "rx", .description = "Receive rate", .offset = 0},
-		{.type = NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE, .name = "tx", .description = "Transmit rate", .offset = 8},
-	},
+	.nfields = 2, /* without -m the entries are bytes_entries */
 };
 
 /* Counter semantics in unit, unscaled. */
@@ -75,10 +71,16 @@ void emit_configure(const struct metric_set *set)
 	}
 }
 
+/* The schema entries of release 0.1: rx and tx, no semantics of their own. */
+static const nvtxPayloadSchemaEntry_t bytes_entries[2] = {
+	{.type = NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE, .name = "rx", .description = "Receive rate", .offset = 0},
+	{.type = NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE, .name = "tx", .description = "Transmit rate", .offset = 8},
+};
+
 /* Register the payload schema of one group, named EMIT_SCHEMA_NAME ": " group, so that an export
  * that names counter groups after their schema (nsys 2025.3's SQLite) still says whose samples
- * are whose; the layout is the first nfields of the configured fields. Returns its id. */
-static uint64_t register_schema(const char *group, size_t nfields)
+ * are whose; its nentries entries. Returns its id. */
+static uint64_t register_schema(const char *group, const nvtxPayloadSchemaEntry_t *entries, size_t nentries)
 {
 	char name[sizeof EMIT_SCHEMA_NAME + 2 + EMIT_GROUP_NAME_MAX];
 	snprintf(name, sizeof name, "%s: %s", EMIT_SCHEMA_NAME, group);
@@ -90,65 +92,60 @@ static uint64_t register_schema(const char *group, size_t nfields)
 		.name = name,
 		.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC,
 		.flags = NVTX_PAYLOAD_SCHEMA_FLAG_COUNTER_GROUP,
-		.entries = layout.entries,
-		.numEntries = nfields,
-		.payloadStaticSize = nfields * sizeof(double),
+		.entries = entries,
+		.numEntries = nentries,
+		.payloadStaticSize = nentries * sizeof(double),
 	};
 	return nvtxPayloadSchemaRegister(domain, &attr);
 }
 
-/* Register a counter group named name with a schema of its own of the first nfields fields. */
-static uint64_t register_group(const char *name, size_t nfields)
+/* Register counter group name on schema, with MiB/s group semantics or (per_entry_units) none. */
+static uint64_t register_group(const char *name, uint64_t schema, bool per_entry_units)
 {
 	static nvtxSemanticsCounter_t group_semantics;
 	group_semantics = unit_semantics(EMIT_UNIT);
 	const nvtxCounterAttr_t attr = {
 		.structSize = sizeof(nvtxCounterAttr_t),
-		.schemaId = register_schema(name, nfields),
+		.schemaId = schema,
 		.name = name,
 		.scopeId = NVTX_SCOPE_CURRENT_VM,
-		.semantics = layout.per_entry_units ? NULL : &group_semantics.header,
+		.semantics = per_entry_units ? NULL : &group_semantics.header,
 	};
 	return nvtxCounterRegister(domain, &attr);
 }
 
 uint64_t emit_register_group(const char *name)
 {
-	return register_group(name, layout.nfields);
+	if (!layout.per_entry_units)
+		return emit_register_bytes_group(name);
+	return register_group(name, register_schema(name, layout.entries, layout.nfields), true);
 }
 
-uint64_t emit_register_rx_tx_group(const char *name)
+uint64_t emit_register_bytes_group(const char *name)
 {
-	return register_group(name, 2); /* every layout starts with rx, tx */
+	return register_group(name, register_schema(name, bytes_entries, 2), false);
 }
 
-/* Emit the first nfields configured fields of rate (NULL: NaN in each) for group. */
-static void sample(uint64_t group, const struct rate *rate, size_t nfields)
+void emit_bytes_sample(uint64_t group, const struct rate *rate)
 {
-	/* No value is NaN, not nvtxCounterSampleNoValue(): nsys 2025.3 exports that as an ordinary
-	 * sample of (almost) zero, a fake value, while NaN is stored as SQL NULL. */
-	struct payload p;
-	for (size_t i = 0; i < nfields; i++)
-		p.value[i] = rate != NULL ? rate->field[layout.fields[i]] : NAN;
-	nvtxCounterSample(domain, group, &p, nfields * sizeof(double));
+	const double p[2] = {rate != NULL ? rate->field[FIELD_RX] : NAN, rate != NULL ? rate->field[FIELD_TX] : NAN};
+	nvtxCounterSample(domain, group, p, sizeof p);
 }
 
 void emit_sample(uint64_t group, const struct rate *rate)
 {
-	sample(group, rate, layout.nfields);
+	struct payload p;
+	for (size_t i = 0; i < layout.nfields; i++)
+		p.value[i] = rate->field[layout.fields[i]];
+	nvtxCounterSample(domain, group, &p, layout.nfields * sizeof(double));
 }
 
 void emit_no_value(uint64_t group)
 {
-	sample(group, NULL, layout.nfields);
-}
-
-void emit_sample_rx_tx(uint64_t group, const struct rate *rate)
-{
-	sample(group, rate, 2);
-}
-
-void emit_no_value_rx_tx(uint64_t group)
-{
-	sample(group, NULL, 2);
+	/* Not nvtxCounterSampleNoValue(): nsys 2025.3 exports it as an ordinary sample of (almost)
+	 * zero, a fake value, while NaN is stored as SQL NULL. */
+	struct payload p;
+	for (size_t i = 0; i < layout.nfields; i++)
+		p.value[i] = NAN;
+	nvtxCounterSample(domain, group, &p, layout.nfields * sizeof(double));
 }

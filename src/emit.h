@@ -27,18 +27,17 @@ void emit_configure(const struct metric_set *set);
 /* Register a counter group named name (an interface, or "total") with a schema of its own; its id. */
 uint64_t emit_register_group(const char *name);
 
-/* Register a counter group named name that carries rx and tx alone, whatever emit_configure()
- * chose (an RDMA port's); sample it with emit_sample_rx_tx() and emit_no_value_rx_tx(). Its id. */
-uint64_t emit_register_rx_tx_group(const char *name);
-
 /* Emit one sample of the configured fields of rate for group (NaN fields: no value). */
 void emit_sample(uint64_t group, const struct rate *rate);
 
 /* Emit "no value" (NaN in every field) for group: its counters could not be read honestly this tick. */
 void emit_no_value(uint64_t group);
 
-/* emit_sample() and emit_no_value() for a group of emit_register_rx_tx_group(). */
-void emit_sample_rx_tx(uint64_t group, const struct rate *rate);
-void emit_no_value_rx_tx(uint64_t group);
+/* Register a group that carries rx and tx alone whatever -m says (an RDMA port: issue 18), with
+ * release 0.1's schema and MiB/s group semantics; its id. Sample it with emit_bytes_sample(). */
+uint64_t emit_register_bytes_group(const char *name);
+
+/* Emit rx and tx of rate (rate NULL: NaN, no value) for a group of emit_register_bytes_group(). */
+void emit_bytes_sample(uint64_t group, const struct rate *rate);
 
 #endif

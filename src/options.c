@@ -48,9 +48,10 @@ static const char help_options[] =
 	"      --source=SOURCE   read the counters from netlink (RTM_GETSTATS), sysfs\n"
 	"                        (two files per interface, one more per counter -m\n"
 	"                        needs), procfs (/proc/net/dev)\n"
-	"                        or auto (default: netlink, falling back to the\n"
-	"                        files; the files with --sysfs; procfs where sysfs\n"
-	"                        has no statistics folders)\n"
+	"                        or auto (default: the cheapest for the selection,\n"
+	"                        netlink only where it lists sysfs's interfaces;\n"
+	"                        the files with --sysfs; procfs where sysfs has no\n"
+	"                        statistics folders)\n"
 	"      --rdma[=REGEX]    also monitor the RDMA ports (groups <dev>:<port>,\n"
 	"                        e.g. mlx5_0:1) whose whole name matches REGEX\n"
 	"                        (default: every port); repeat to add more; their\n"
@@ -61,12 +62,18 @@ static const char help_options[] =
 void options_help(FILE *f)
 {
 	fputs("Usage: kvikio_nic_nsys_plugin [OPTION]...\n"
-	      "Sample per-interface network bandwidth (rx and tx, MiB/s) and emit it as\n"
-	      "NVTX counters in the domain \"KvikIO NIC\" for the Nsight Systems timeline.\n"
+	      "Sample per-interface network bandwidth (rx and tx, MiB/s; with -m also\n"
+	      "packets, errors, drops and link utilization) and emit it as NVTX counters\n"
+	      "in the domain \"KvikIO NIC\" for the Nsight Systems timeline.\n"
 	      "\n",
 	      f);
 	fputs(help_options, f);
 	fputs("\n"
+	      "Is the 100 GbE link eth0 saturated during the checkpoint range? Check that\n"
+	      "its speed is known (--device=eth0 --list -m util prints eth0 100000Mb/s),\n"
+	      "profile with --enable=kvikio_nic,--device=eth0,-m,util,-m,drops and read\n"
+	      "tx_util (% of the link speed) across the checkpoint NVTX range.\n"
+	      "\n"
 	      "With nsys: nsys profile --enable=kvikio_nic[,OPTION]... (comma-separated).\n"
 	      "Stops on SIGTERM, SIGINT or SIGHUP after one last sample.\n"
 	      "\n"

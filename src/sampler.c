@@ -126,7 +126,7 @@ static void register_rdma_groups(const struct rdma_set *rdma, struct groups *gro
 	for (size_t i = 0; i < rdma->count; i++) {
 		const struct rdma_port *port = &rdma->ports[i];
 		if (port->id >= groups->registered)
-			groups->by_id[port->id] = emit_register_rx_tx_group(port->name);
+			groups->by_id[port->id] = emit_register_bytes_group(port->name);
 	}
 	groups->registered = rdma->count;
 }
@@ -141,10 +141,7 @@ static int publish_rdma(const struct rdma_set *rdma, const struct groups *groups
 		const struct rdma_port *port = &rdma->ports[i];
 		if (port->id >= groups->registered)
 			continue; /* no group: out of memory when it came */
-		if (port->valid)
-			emit_sample_rx_tx(groups->by_id[port->id], &port->rate);
-		else
-			emit_no_value_rx_tx(groups->by_id[port->id]);
+		emit_bytes_sample(groups->by_id[port->id], port->valid ? &port->rate : NULL);
 		if (csv != NULL && rc == 0) /* the rate's other fields are NaN: empty columns */
 			rc = csv_row(csv, time_s, dt_s, port->name, port->valid ? &port->rate : NULL, metrics);
 	}

@@ -26,7 +26,7 @@ START_TEST(one_of_many_is_not_a_dump)
 	ck_assert(way == COST_SYSFS || way == COST_GET);
 	way = cost_cheapest(ALL, 1, 1025, 1000.0);
 	ck_assert(way == COST_SYSFS || way == COST_GET);
-	ck_assert_int_eq(cost_cheapest(ALL, 8, 1025, 1000.0), COST_GET); /* eight: requests beat 16 preads */
+	ck_assert_int_eq(cost_cheapest(ALL, 16, 1025, 1000.0), COST_GET); /* sixteen: requests beat 32 preads */
 }
 END_TEST
 
@@ -34,7 +34,9 @@ START_TEST(all_of_many_is_a_dump)
 {
 	ck_assert_int_eq(cost_cheapest(ALL, 256, 257, 1000.0), COST_DUMP);
 	ck_assert_int_eq(cost_cheapest(ALL, 1024, 1025, 1000.0), COST_DUMP);
-	ck_assert_int_eq(cost_cheapest(ALL, 16, 17, 1000.0), COST_DUMP);
+	enum cost_way way = cost_cheapest(ALL, 16, 17, 1000.0);
+	ck_assert(way == COST_DUMP || way == COST_GET); /* netlink: they tie where all are asked for */
+	ck_assert_int_eq(cost_cheapest(ALL, 2, 3, 1000.0), COST_SYSFS); /* a few: two preads each */
 }
 END_TEST
 
@@ -57,6 +59,19 @@ START_TEST(proof_weighs_on_slow_rates)
 }
 END_TEST
 
+START_TEST(sysfs_scales_with_its_files)
+{
+	ck_assert(cost_ns_files(COST_SYSFS, 10, 20, 4) == 2.0 * cost_ns(COST_SYSFS, 10, 20)); /* -m packets */
+	ck_assert(cost_ns_files(COST_SYSFS, 10, 20, COST_SYSFS_FILES) == cost_ns(COST_SYSFS, 10, 20));
+	for (int way = COST_DUMP; way < COST_WAYS; way++) /* the others read every counter anyway */
+		ck_assert(cost_ns_files((enum cost_way)way, 10, 20, 9) == cost_ns((enum cost_way)way, 10, 20));
+	unsigned files = COST_BIT(COST_SYSFS) | COST_BIT(COST_PROCFS);
+	ck_assert_int_eq(cost_cheapest_files(files, 4, 5, 20000.0, 2), COST_SYSFS);
+	ck_assert_int_eq(cost_cheapest_files(files, 4, 5, 20000.0, 9), COST_PROCFS); /* every -m: nine files */
+	ck_assert_int_eq(cost_cheapest(files, 4, 5, 20000.0), COST_SYSFS);
+}
+END_TEST
+
 /* The cost suite. */
 static Suite *cost_suite(void)
 {
@@ -66,6 +81,7 @@ static Suite *cost_suite(void)
 	testutil_add(s, "all_of_many_is_a_dump", all_of_many_is_a_dump, NULL, NULL);
 	testutil_add(s, "mask_limits_the_choice", mask_limits_the_choice, NULL, NULL);
 	testutil_add(s, "proof_weighs_on_slow_rates", proof_weighs_on_slow_rates, NULL, NULL);
+	testutil_add(s, "sysfs_scales_with_its_files", sysfs_scales_with_its_files, NULL, NULL);
 	return s;
 }
 
