@@ -133,7 +133,7 @@ static void try_netlink(struct source *src, const struct source_iface *ifaces, s
 	}
 }
 
-/* Auto: the source to read this selection with, by the cost model (cost.c; sysfs with as many
+/* Auto: the source to read this selection with, by the cost model (cost.c, with as many sysfs
  * files per interface as the chosen counters need). Before netlink has
  * proven the namespace the candidates are the files in use and, if allowed, netlink; after, every
  * source (they all read the same kernel counters). After the first choice, only a way cheaper by
