@@ -6,6 +6,11 @@
  *   report-gen FILE mixed           what the definitions must get right: no-value samples (NULL,
  *                                   subnormal, half), a gap, 2500 intervals that change after
  *                                   1000, a shared-schema group, ranges nested and mid-sample
+ *   report-gen FILE extra [HOST [UTIL]]  kvikio_nic -m packets -m util -m errors -m drops:
+ *                                   groups eth0 (an unknown field among them, NULLs), lo (util
+ *                                   unknown: NULL throughout), mlx5_0:1 (rx, tx only), total;
+ *                                   5 samples 100 ms apart; ranges ckpt, all; UTIL (not 0): eth0's
+ *                                   rx_util is UTIL throughout
  *   report-gen FILE bench SAMPLES GROUPS HZ RANGES   SAMPLES in all, round-robin over GROUPS */
 #include "config.h"
 
@@ -64,6 +69,41 @@ static void mixed(const char *path)
 	fx_close(&fx);
 }
 
+/* The extra export: see the usage above. Columns of v: rx, tx, rx_packets, tx_packets,
+ * rx_util, tx_util, rx_errors, tx_errors, rx_dropped, tx_dropped. */
+static void extra(const char *path, const char *host, double util)
+{
+	static const char *const ours[] = {"rx", "tx", "rx_packets", "tx_packets", "rx_util", "tx_util",
+		"rx_errors", "tx_errors", "rx_dropped", "tx_dropped"};
+	static const char *const eth0_fields[] = {"rx", "tx", "rx_packets", "tx_packets", "rx_frobs",
+		"rx_util", "tx_util", "rx_errors", "tx_errors", "rx_dropped", "tx_dropped"};
+	static const char *const rdma_fields[] = {"rx", "tx"};
+	struct fx fx;
+	fx_open(&fx, path, true, host);
+	int64_t eth0 = fx_type_fields(&fx, "NIC bandwidth: eth0", eth0_fields, 11);
+	int64_t lo = fx_type_fields(&fx, "NIC bandwidth: lo", ours, 10);
+	int64_t rdma = fx_type_fields(&fx, "NIC bandwidth: mlx5_0:1", rdma_fields, 2);
+	int64_t total = fx_type_fields(&fx, "NIC bandwidth: total", ours, 10);
+	for (int i = 0; i < 5; i++) {
+		int64_t t = (1000 + 100 * i) * MS;
+		double rxp = i == 2 ? NAN : 100.0 * (i + 1), rxu = i == 4 ? NAN : 10.0 * (i + 1);
+		if (util != 0)
+			rxu = util;
+		double e[11] = {i == 3 ? NAN : 10, 5, rxp, 10, 7, rxu, i + 1.0, i == 4 ? 10 : 0, 0, NAN, 20};
+		double l[10] = {1, 1, 50, 50, NAN, NAN, 0, 0, 0, 0};
+		double r[2] = {100, 200};
+		double tot[10] = {e[0] + l[0], e[1] + l[1], e[2] + l[2], e[3] + l[3], e[5], e[6],
+			e[7] + l[6], e[8] + l[7], NAN, e[10] + l[9]};
+		fx_sample_fields(&fx, eth0, t, e, 11);
+		fx_sample_fields(&fx, lo, t + 1000, l, 10);
+		fx_sample_fields(&fx, rdma, t + 2000, r, 2);
+		fx_sample_fields(&fx, total, t + 3000, tot, 10);
+	}
+	fx_range(&fx, "ckpt", 1150 * MS, 1350 * MS, FX_PUSHPOP, false);
+	fx_range(&fx, "all", 900 * MS, 1500 * MS, FX_STARTEND, true);
+	fx_close(&fx);
+}
+
 /* The benchmark's export: n samples over g groups at hz, r ranges spread over the time. */
 static void bench(const char *path, long n, long g, long hz, long r)
 {
@@ -97,10 +137,13 @@ int main(int argc, char **argv)
 		small(argv[1], false, "node-a");
 	else if (argc == 3 && strcmp(argv[2], "mixed") == 0)
 		mixed(argv[1]);
+	else if (argc >= 3 && argc <= 5 && strcmp(argv[2], "extra") == 0)
+		extra(argv[1], argc > 3 ? argv[3] : "node-x", argc > 4 ? atof(argv[4]) : 0);
 	else if (argc == 7 && strcmp(argv[2], "bench") == 0)
 		bench(argv[1], atol(argv[3]), atol(argv[4]), atol(argv[5]), atol(argv[6]));
 	else {
-		fputs("usage: report-gen FILE good [HOST] | nodomain | mixed | bench SAMPLES GROUPS HZ RANGES\n",
+		fputs("usage: report-gen FILE good [HOST] | nodomain | mixed | extra [HOST [UTIL]] |\n"
+		      "       bench SAMPLES GROUPS HZ RANGES\n",
 		      stderr);
 		return 2;
 	}
