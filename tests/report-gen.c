@@ -11,6 +11,9 @@
  *                                   unknown: NULL throughout), mlx5_0:1 (rx, tx only), total;
  *                                   5 samples 100 ms apart; ranges ckpt, all; UTIL (not 0): eth0's
  *                                   rx_util is UTIL throughout
+ *   report-gen FILE extramix        the mixed export's hard cases for the extra fields: every
+ *                                   metric, NULLs per field, no-value rx/tx, a gap, 2500
+ *                                   intervals, util unknown, an RDMA port, ranges
  *   report-gen FILE bench SAMPLES GROUPS HZ RANGES   SAMPLES in all, round-robin over GROUPS */
 #include "config.h"
 
@@ -104,6 +107,55 @@ static void extra(const char *path, const char *host, double util)
 	fx_close(&fx);
 }
 
+/* One field value of sample i of the extramix export: a sawtooth per field k, NaN now and then. */
+static double extramix_value(int i, int k)
+{
+	if ((i + 3 * k) % (29 + k) == 0)
+		return NAN;
+	if (k >= 8) /* util: a percentage */
+		return (double)((i * (k + 3)) % 1001) / 10.0;
+	return (double)((i * (2 * k + 5)) % (50 + 10 * k)) * (k % 2 ? 3.5 : 1.0);
+}
+
+/* The extramix export: see the usage above. */
+static void extramix(const char *path)
+{
+	static const char *const all[] = {"rx", "tx", "rx_util", "tx_util", "rx_packets", "tx_packets",
+		"rx_dropped", "tx_dropped", "rx_bogus", "rx_errors", "tx_errors"};
+	static const int all_k[] = {0, 1, 8, 9, 2, 3, 6, 7, 10, 4, 5}; /* extramix_value's k */
+	static const char *const packets[] = {"rx", "tx", "rx_packets", "tx_packets"};
+	static const char *const util[] = {"rx", "tx", "rx_util", "tx_util"};
+	struct fx fx;
+	fx_open(&fx, path, true, "node-e");
+	int64_t a = fx_type_fields(&fx, "NIC bandwidth: a", all, 11);
+	int64_t b = fx_type_fields(&fx, "NIC bandwidth", packets, 4);
+	int64_t c = fx_type_fields(&fx, "NIC bandwidth: c", util, 4);
+	int64_t r = fx_type(&fx, "NIC bandwidth: mlx5_0:1", "rx", "tx");
+	int64_t t = 500 * MS;
+	for (int i = 0; i < 2500; i++) {
+		double va[11], vb[4], vc[4] = {i % 5, 1, NAN, NAN};
+		for (int f = 0; f < 11; f++)
+			va[f] = extramix_value(i, all_k[f]);
+		if (i % 89 == 7)
+			va[0] = 9.88e-324, va[1] = 0; /* NoValue of older reports */
+		for (int f = 0; f < 4; f++)
+			vb[f] = extramix_value(i + 11, f);
+		fx_sample_fields(&fx, a, t, va, 11);
+		if (i % 3 == 0)
+			fx_sample_fields(&fx, b, t + 777, vb, 4);
+		fx_sample_fields(&fx, c, t + 1234, vc, 4);
+		if (i < 2000)
+			fx_sample(&fx, r, t + 4321, va[0], va[1]);
+		t += (i < 1000 ? 2 : 3) * MS + (i % 5) * 1000 + (i == 700 ? 400 * MS : 0);
+	}
+	fx_range(&fx, "outer", 400 * MS, 4000 * MS, FX_STARTEND, true);
+	fx_range(&fx, "inner", 1001 * MS + 123456, 1777 * MS, FX_PUSHPOP, false);
+	fx_range(&fx, "inner", 2500 * MS, 2500 * MS + 5, FX_PUSHPOP, false);
+	fx_range(&fx, "gap", 1800 * MS, 2300 * MS, FX_PUSHPOP, false);
+	fx_range(&fx, "head", 490 * MS, 501 * MS, FX_PUSHPOP, false);
+	fx_close(&fx);
+}
+
 /* The benchmark's export: n samples over g groups at hz, r ranges spread over the time. */
 static void bench(const char *path, long n, long g, long hz, long r)
 {
@@ -139,10 +191,12 @@ int main(int argc, char **argv)
 		mixed(argv[1]);
 	else if (argc >= 3 && argc <= 5 && strcmp(argv[2], "extra") == 0)
 		extra(argv[1], argc > 3 ? argv[3] : "node-x", argc > 4 ? atof(argv[4]) : 0);
+	else if (argc == 3 && strcmp(argv[2], "extramix") == 0)
+		extramix(argv[1]);
 	else if (argc == 7 && strcmp(argv[2], "bench") == 0)
 		bench(argv[1], atol(argv[3]), atol(argv[4]), atol(argv[5]), atol(argv[6]));
 	else {
-		fputs("usage: report-gen FILE good [HOST] | nodomain | mixed | extra [HOST [UTIL]] |\n"
+		fputs("usage: report-gen FILE good [HOST] | nodomain | mixed | extra [HOST [UTIL]] | extramix |\n"
 		      "       bench SAMPLES GROUPS HZ RANGES\n",
 		      stderr);
 		return 2;
