@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """report-reference.py: the definitions of kvikio_nic_report(1), written again in plain Python
 (sqlite3 module, no numpy) as a second, independent implementation that tests compare the C
-program with, the extra fields of kvikio_nic -m included. Prints the CSV of `kvikio_nic_report --format=csv [--ranges]` for one export.
+program with, the extra fields of kvikio_nic -m included. Prints the CSV of
+`kvikio_nic_report --format=csv [--ranges]` for one export.
 
     report-reference.py [--ranges] EXPORT.sqlite
     report-reference.py --same A.csv B.csv   exit 0 when the two CSV files have the same rows,

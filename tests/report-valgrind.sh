@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # report-valgrind.sh: kvikio_nic_report under valgrind memcheck: every format, --ranges, --sum,
-# --svg, -j with bad inputs among good ones, a real report, the extra fields of kvikio_nic -m. Any error or leak fails the run.
+# --svg, -j with bad inputs among good ones, a real report, the extra fields of kvikio_nic -m.
+# Any error or leak fails the run.
 # Not part of 'make check': 'make check-valgrind' runs it after tests/valgrind.sh.
 # Env: KN_REPORT, KN_REPORT_GEN (tests/report-gen), KN_SRCDIR.
 set -eu

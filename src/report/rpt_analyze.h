@@ -2,8 +2,9 @@
 /* rpt_analyze: one report's numbers: per group the summary, per range name the bytes inside its
  * ranges, and (for --svg) the curves reduced to a fixed number of time buckets.
  * One scan of the samples (--svg adds one for the time span); memory is the values of one
- * report (16 bytes per sample, 16 more with util). The extra fields: rpt_extra.h. The first sample's window, one median interval, is known only
- * once RPT_HEAD_INTERVALS intervals are seen: its bytes are added at the end. */
+ * report (16 bytes per sample, 16 more with util). The extra fields: rpt_extra.h. The first
+ * sample's window, one median interval, is known only once RPT_HEAD_INTERVALS intervals are
+ * seen: its bytes are added at the end. */
 #ifndef KN_RPT_ANALYZE_H
 #define KN_RPT_ANALYZE_H
 

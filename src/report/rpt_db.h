@@ -3,7 +3,8 @@
  * Tables (as nsys 2025.3.1 writes them): StringIds; GENERIC_EVENT_SOURCES ('GenericCounters');
  * GENERIC_EVENT_TYPES (one per counter group, named after its payload schema: 'NIC bandwidth:
  * <group>', or 'NIC bandwidth' shared by every group in older reports); GENERIC_EVENT_TYPE_FIELDS
- * ('rx', 'tx', then the extra fields of rpt_fields.h, any other name ignored); GENERIC_EVENTS (timestamp, ns); GENERIC_EVENT_DATA (doubleVal, NULL for NaN);
+ * ('rx', 'tx', then the extra fields of rpt_fields.h, any other name ignored); GENERIC_EVENTS
+ * (timestamp, ns); GENERIC_EVENT_DATA (doubleVal, NULL for NaN);
  * NVTX_EVENTS (the 'KvikIO NIC' domain, the ranges); TARGET_INFO_SYSTEM_ENV ('Hostname'). */
 #ifndef KN_RPT_DB_H
 #define KN_RPT_DB_H

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* rpt_overlap: bytes (and other counts) moved inside NVTX ranges, from samples streamed in time
  * order. Each group sweeps a few channels (rx, tx, the extra fields): a channel's rate is NaN
- * in a window without a value, which then adds nothing. A sample covers the half-open window (a, b] at a constant rate; what it moved inside a range
- * [s, e] is rate * |(a, b] ∩ [s, e]|. Each range counts on its own (nested or overlapping ranges
- * both get the bytes). The sweep keeps, per group, the integral C(t) of the rate since the
- * second sample and adds C(e) - C(s) to the range's name; the first sample, whose window is
- * known only at the end (one median interval), is added range by range with rpt_sweep_first(). */
+ * in a window without a value, which then adds nothing. A sample covers the half-open window
+ * (a, b] at a constant rate; what it moved inside a range [s, e] is rate * |(a, b] ∩ [s, e]|.
+ * Each range counts on its own (nested or overlapping ranges both get the bytes). The sweep
+ * keeps, per group, the integral C(t) of the rate since the second sample and adds C(e) - C(s)
+ * to the range's name; the first sample, whose window is known only at the end (one median
+ * interval), is added range by range with rpt_sweep_first(). */
 #ifndef KN_RPT_OVERLAP_H
 #define KN_RPT_OVERLAP_H
 
