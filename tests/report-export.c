@@ -110,8 +110,11 @@ int64_t fx_type_fields(struct fx *fx, const char *schema, const char *const *nam
 	fx_exec(fx, sql);
 	for (int k = 0; k < n; k++) {
 		int64_t field = fx_string(fx, names[k]);
-		snprintf(sql, sizeof sql, "INSERT INTO GENERIC_EVENT_TYPE_FIELDS VALUES (%lld, %d, %lld, %d, 8, 3)",
-			 (long long)type, k, (long long)field, 8 * k);
+		char offset[16] = "NULL"; /* as before for the first field */
+		if (k > 0)
+			snprintf(offset, sizeof offset, "%d", 8 * k);
+		snprintf(sql, sizeof sql, "INSERT INTO GENERIC_EVENT_TYPE_FIELDS VALUES (%lld, %d, %lld, %s, "
+			 "8, 3)", (long long)type, k, (long long)field, offset);
 		fx_exec(fx, sql);
 	}
 	return type;

@@ -43,6 +43,22 @@ static void small(const char *path, bool domain, const char *host)
 	fx_close(&fx);
 }
 
+/* The time of the mixed exports' sample after sample i at t: 2 ms apart, 3 after 1000, jitter,
+ * and a 400 ms gap after sample 700. */
+static int64_t mixed_next(int i, int64_t t)
+{
+	return t + (i < 1000 ? 2 : 3) * MS + (i % 5) * 1000 + (i == 700 ? 400 * MS : 0);
+}
+
+/* The ranges the mixed exports share: outer, inner (mid-sample, and 5 ns long), gap. */
+static void mixed_ranges(struct fx *fx)
+{
+	fx_range(fx, "outer", 400 * MS, 4000 * MS, FX_STARTEND, true);
+	fx_range(fx, "inner", 1001 * MS + 123456, 1777 * MS, FX_PUSHPOP, false);
+	fx_range(fx, "inner", 2500 * MS, 2500 * MS + 5, FX_PUSHPOP, false);
+	fx_range(fx, "gap", 1800 * MS, 2300 * MS, FX_PUSHPOP, false);
+}
+
 /* The mixed export: see the usage above. */
 static void mixed(const char *path)
 {
@@ -62,18 +78,16 @@ static void mixed(const char *path)
 		fx_sample(&fx, a, t, rx, tx);
 		if (i % 3 == 0)
 			fx_sample(&fx, b, t + 777, tx, rx);
-		t += (i < 1000 ? 2 : 3) * MS + (i % 5) * 1000 + (i == 700 ? 400 * MS : 0);
+		t = mixed_next(i, t);
 	}
-	fx_range(&fx, "outer", 400 * MS, 4000 * MS, FX_STARTEND, true);
-	fx_range(&fx, "inner", 1001 * MS + 123456, 1777 * MS, FX_PUSHPOP, false);
-	fx_range(&fx, "inner", 2500 * MS, 2500 * MS + 5, FX_PUSHPOP, false);
-	fx_range(&fx, "gap", 1800 * MS, 2300 * MS, FX_PUSHPOP, false);
+	mixed_ranges(&fx);
 	fx_range(&fx, "late", 4000 * MS, 9000 * MS, FX_STARTEND, false);
 	fx_close(&fx);
 }
 
-/* The extra export: see the usage above. Columns of v: rx, tx, rx_packets, tx_packets,
- * rx_util, tx_util, rx_errors, tx_errors, rx_dropped, tx_dropped. */
+/* The extra export: see the usage above. Fields of lo and total (the plugin's order for -m
+ * packets -m util -m errors -m drops): rx, tx, rx_packets, tx_packets, rx_util, tx_util,
+ * rx_errors, tx_errors, rx_dropped, tx_dropped; eth0 has rx_frobs after tx_packets. */
 static void extra(const char *path, const char *host, double util)
 {
 	static const char *const ours[] = {"rx", "tx", "rx_packets", "tx_packets", "rx_util", "tx_util",
@@ -146,12 +160,9 @@ static void extramix(const char *path)
 		fx_sample_fields(&fx, c, t + 1234, vc, 4);
 		if (i < 2000)
 			fx_sample(&fx, r, t + 4321, va[0], va[1]);
-		t += (i < 1000 ? 2 : 3) * MS + (i % 5) * 1000 + (i == 700 ? 400 * MS : 0);
+		t = mixed_next(i, t);
 	}
-	fx_range(&fx, "outer", 400 * MS, 4000 * MS, FX_STARTEND, true);
-	fx_range(&fx, "inner", 1001 * MS + 123456, 1777 * MS, FX_PUSHPOP, false);
-	fx_range(&fx, "inner", 2500 * MS, 2500 * MS + 5, FX_PUSHPOP, false);
-	fx_range(&fx, "gap", 1800 * MS, 2300 * MS, FX_PUSHPOP, false);
+	mixed_ranges(&fx);
 	fx_range(&fx, "head", 490 * MS, 501 * MS, FX_PUSHPOP, false);
 	fx_close(&fx);
 }
