@@ -17,32 +17,6 @@ out=${1:-bench-results}
 recorder=${KN_RECORDER:-}
 secs=${KN_BENCH_SECONDS:-5}
 sizes=${KN_BENCH_SIZES:-1 16 256 1024}
-ns=kn-bench-$$
-peer=kn-bench-peer-$$
-tmp=$(mktemp -d)
-have=0
-
-if [ "$(id -u)" != 0 ]; then
-	echo "bench/run.sh: needs root (it creates network namespaces)" >&2
-	exit 1
-fi
-
-cleanup() {
-	ip netns del "$ns" 2>/dev/null || true
-	ip netns del "$peer" 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-# Add veth pairs until the measured namespace holds $1 of them (bv<i>, peers bp<i> elsewhere).
-grow_to() {
-	: >"$tmp/batch"
-	for ((i = have; i < $1; i++)); do
-		echo "link add bv$i netns $ns type veth peer name bp$i netns $peer" >>"$tmp/batch"
-	done
-	[ ! -s "$tmp/batch" ] || ip -batch "$tmp/batch"
-	have=$1
-}
 
 # Run probe for $1 ms in the namespace on the rest of the arguments; prints probe's key=value line.
 probe() {
@@ -132,9 +106,8 @@ rows_for() {
 	row sysfs "$n" "$iv" "$KN_PLUGIN" --source=sysfs -d 'bv[0-9]+' -i "$iv"
 }
 
-ip netns add "$ns"
-ip netns add "$peer"
-ip -n "$ns" link set lo up
+. "$(dirname "$0")/netns.sh"
+bench_netns bench
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "n,interval_us,source,cpu_us,cpu_us_per_tick,core_pct,x_netlink_floor,ticks,expected,jitter_p50_us,jitter_p99_us,jitter_max_us,term_us,maxrss_kb,first_sample_ms,ready_ms" >"$out.csv"
 {

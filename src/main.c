@@ -103,9 +103,10 @@ static void print_list(const struct monitor *mon)
 }
 
 /* Open the source the options ask for (sysfs for --list alone); -1 when an explicit one is
- * refused. Auto falls back from netlink to the files and says so once; in a build without
- * netlink, auto reads the files silently and --source=netlink is an error. The environment
- * variable KN_TEST_PROC_NET_DEV names another file for procfs to read (for tests only). */
+ * refused. Auto says once, at its first listing, when netlink would be cheaper but is refused
+ * (source_warn()); in a build without netlink, auto reads the files silently and
+ * --source=netlink is an error. The environment variable KN_TEST_PROC_NET_DEV names another
+ * file for procfs to read (for tests only). */
 static int choose_source(const struct options *opts, struct monitor *mon)
 {
 	_Static_assert((int)OPTIONS_SOURCE_AUTO == (int)SOURCE_AUTO && (int)OPTIONS_SOURCE_NETLINK == (int)SOURCE_NETLINK &&
@@ -128,9 +129,6 @@ static int choose_source(const struct options *opts, struct monitor *mon)
 		message_print("%s counters unavailable: %s", source_name(kind), strerror(-rc));
 		return -1;
 	}
-	if (source_fallback_reason(&mon->src) != 0)
-		message_print("netlink statistics unavailable (%s), reading sysfs",
-			      strerror(source_fallback_reason(&mon->src)));
 	return 0;
 }
 

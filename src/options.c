@@ -38,9 +38,10 @@ static const char help_options[] =
 	"      --sysfs=DIR       read DIR/class/net instead of /sys/class/net\n"
 	"      --source=SOURCE   read the counters from netlink (RTM_GETSTATS), sysfs\n"
 	"                        (two files per interface), procfs (/proc/net/dev)\n"
-	"                        or auto (default: netlink, falling back to the\n"
-	"                        files; the files with --sysfs; procfs where sysfs\n"
-	"                        has no statistics folders)\n"
+	"                        or auto (default: the cheapest for the selection,\n"
+	"                        netlink only where it lists sysfs's interfaces;\n"
+	"                        the files with --sysfs; procfs where sysfs has no\n"
+	"                        statistics folders)\n"
 	"  -h, --help            display this help and exit\n"
 	"  -V, --version         output version information and exit\n";
 

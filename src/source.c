@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 typedef int source_open_fn(struct source *src);
@@ -49,18 +50,10 @@ int source_open(struct source *src, enum source_kind asked, const struct source_
 	case SOURCE_AUTO:
 		break;
 	}
-	if (!env->fake_tree && netlink_built()) {
-		int rc = source_netlink_open(src);
-		if (rc == 0)
-			return 0;
-		src->refused = -rc;
-	}
+	/* Auto starts on the files; the first selection decides, from the listing, whether netlink
+	 * is worth opening (a socket and a link dump cost more than a few preads). */
+	src->netlink_allowed = !env->fake_tree && netlink_built();
 	return source_sysfs_open(src);
-}
-
-int source_fallback_reason(const struct source *src)
-{
-	return src->refused;
 }
 
 /* Whether the interface's sysfs folder has a statistics folder. */
@@ -111,27 +104,57 @@ static source_open_fn *opener(enum source_kind kind)
 	return kind == SOURCE_SYSFS ? source_sysfs_open : kind == SOURCE_PROCFS ? source_procfs_open : source_netlink_open;
 }
 
-/* Auto, once netlink has shown that this is the namespace sysfs describes (every source then reads
- * the same counters): take the cheapest source for this selection by the cost model (cost.c);
- * after the first choice, only one cheaper by COST_HYSTERESIS, so that a wavering listing does
- * not make it flap. The baselines stay. What the new source's selection returns. */
-static int choose_cheapest(struct source *src, const struct source_iface *ifaces, size_t n, size_t listed)
+/* Auto, netlink not yet proven: open it beside the files (before they read anything this rescan)
+ * and keep it only if its selection shows that sysfs describes its namespace (then both read the
+ * same counters: the baselines stay). Refused, or speaking of other interfaces, it is not tried
+ * again (one note); the files stay in use. */
+static void try_netlink(struct source *src, const struct source_iface *ifaces, size_t n, size_t listed)
+{
+	struct source files = *src;
+	int rc = source_netlink_open(src);
+	if (rc == 0) {
+		rc = src->ops->select(src, ifaces, n, listed);
+		if (rc == 0) {
+			files.ops->close(&files);
+			src->proven = true;
+			return;
+		}
+		src->ops->close(src);
+	}
+	src->ops = files.ops;
+	src->state = files.state;
+	src->netlink_allowed = false; /* even a listing that raced with a change: the files are right */
+	if (rc == SOURCE_FOREIGN) {
+		src->notes |= SOURCE_NOTE_FOREIGN;
+	} else {
+		src->refused = -rc;
+		src->notes |= SOURCE_NOTE_REFUSED;
+	}
+}
+
+/* Auto: the source to read this selection with, by the cost model (cost.c). Before netlink has
+ * proven the namespace the candidates are the files in use and, if allowed, netlink; after, every
+ * source (they all read the same kernel counters). After the first choice, only a way cheaper by
+ * COST_HYSTERESIS replaces the one in use, so that a wavering listing does not make it flap. */
+static enum source_kind auto_choice(struct source *src, const struct source_iface *ifaces, size_t n, size_t listed)
 {
 	size_t selected = 0;
 	for (size_t i = 0; i < n; i++)
 		selected += ifaces[i].present;
-	unsigned ways = COST_BIT(COST_SYSFS) | COST_BIT(COST_DUMP) | COST_BIT(COST_GET) | COST_BIT(COST_PROCFS);
+	enum source_kind now = src->ops->kind;
+	unsigned ways = COST_BIT(now == SOURCE_PROCFS ? COST_PROCFS : COST_SYSFS);
+	if (src->proven)
+		ways = COST_BIT(COST_SYSFS) | COST_BIT(COST_DUMP) | COST_BIT(COST_GET) | COST_BIT(COST_PROCFS);
+	else if (src->netlink_allowed)
+		ways |= COST_BIT(COST_DUMP) | COST_BIT(COST_GET);
 	double iv = src->env.interval_us > 0 ? (double)src->env.interval_us : SOURCE_INTERVAL_DEFAULT_US;
 	enum source_kind want = kind_of(cost_cheapest(ways, selected, listed, iv));
-	enum source_kind now = src->ops->kind;
 	bool first = !src->chosen;
 	src->chosen = true;
-	if (want == now ||
-	    (!first && kind_cost(now, selected, listed, iv) < COST_HYSTERESIS * kind_cost(want, selected, listed, iv)))
-		return 0;
-	if (switch_to(src, opener(want), true) != 0)
-		return 0; /* the one in use stays */
-	return src->ops->select(src, ifaces, n, listed);
+	if (want != now && !first &&
+	    kind_cost(now, selected, listed, iv) < COST_HYSTERESIS * kind_cost(want, selected, listed, iv))
+		return now;
+	return want;
 }
 
 int source_select(struct source *src, const struct source_iface *ifaces, size_t n, size_t listed)
@@ -139,18 +162,28 @@ int source_select(struct source *src, const struct source_iface *ifaces, size_t 
 	if (src->ops == NULL)
 		return -EBADF;
 	settle_files(src, ifaces, n);
-	int rc = src->ops->select(src, ifaces, n, listed);
-	if (rc != 0 || src->asked != SOURCE_AUTO)
+	if (src->asked != SOURCE_AUTO)
+		return src->ops->select(src, ifaces, n, listed);
+	enum source_kind want = auto_choice(src, ifaces, n, listed);
+	if (want == SOURCE_NETLINK && !src->proven) {
+		try_netlink(src, ifaces, n, listed);
+		if (src->ops->kind == SOURCE_NETLINK)
+			return 0;
+		return src->ops->select(src, ifaces, n, listed); /* the files, as before */
+	}
+	int rc = src->ops->select(src, ifaces, n, listed); /* netlink's proves the namespace again */
+	if (rc != 0 || want == src->ops->kind)
 		return rc;
-	if (src->ops->kind == SOURCE_NETLINK)
-		src->proven = true; /* its select proved the namespace */
-	return src->proven ? choose_cheapest(src, ifaces, n, listed) : 0;
+	if (switch_to(src, opener(want), true) != 0)
+		return 0; /* the one in use stays */
+	return src->ops->select(src, ifaces, n, listed);
 }
 
 void source_fall_back(struct source *src)
 {
 	src->notes |= SOURCE_NOTE_FOREIGN;
 	src->proven = false;
+	src->netlink_allowed = false;
 	if (switch_to(src, source_sysfs_open, false) != 0 && src->ops != NULL) {
 		src->ops->close(src); /* no memory for sysfs: no reading rather than another's */
 		src->ops = NULL;
@@ -180,9 +213,12 @@ const char *source_name(enum source_kind kind)
 void source_warn(struct source *src)
 {
 	unsigned fresh = src->notes & ~src->noted;
+	const char *files = src->ops != NULL ? source_name(src->ops->kind) : "nothing";
 	if (fresh & SOURCE_NOTE_FOREIGN)
 		message_print("netlink lists other interfaces than sysfs (another network namespace?): "
-			      "reading sysfs");
+			      "reading %s", files);
+	if (fresh & SOURCE_NOTE_REFUSED)
+		message_print("netlink statistics unavailable (%s), reading %s", strerror(src->refused), files);
 	if (fresh & SOURCE_NOTE_PROCFS)
 		message_print("sysfs has no statistics folders: reading %s", src->env.proc_net_dev);
 	if (fresh != 0 && src->ops != NULL)

@@ -6,11 +6,11 @@
  *   source_sysfs.c    the two statistics files of each interface, held open, pread per tick
  *   source_netlink.c  rtnetlink RTM_GETSTATS (optional: see netlink.h)
  *   source_procfs.c   /proc/net/dev, one pread per tick, for every interface at once
- * This file's dispatcher (source.c) opens the one asked for. Auto opens netlink; once netlink's
- * link check has shown that sysfs describes this namespace, it takes the cheapest source for the
- * selection by the cost model (cost.h), again at each rescan. It falls back to the files (sysfs,
- * or procfs where sysfs has no statistics folders, as in gVisor) when netlink is refused or speaks
- * of another network namespace than sysfs. */
+ * This file's dispatcher (source.c) opens the one asked for. Auto starts on the files (sysfs, or
+ * procfs where sysfs has no statistics folders, as in gVisor) and, at each rescan, prices every
+ * way for the selection by the cost model (cost.h): it opens netlink only when a netlink way is the
+ * cheapest, keeps it only once netlink's link check has shown that sysfs describes this namespace,
+ * and stays on the files when netlink is refused or speaks of another network namespace. */
 #ifndef KN_SOURCE_H
 #define KN_SOURCE_H
 
@@ -22,8 +22,8 @@
 
 /* The sources (--source). */
 enum source_kind {
-	SOURCE_AUTO,    /* the cheapest where netlink proves the namespace, else the files;
-	                 * never netlink on a fake tree (--sysfs) */
+	SOURCE_AUTO,    /* the cheapest by the cost model (netlink only where it proves the
+	                 * namespace), else the files; never netlink on a fake tree (--sysfs) */
 	SOURCE_NETLINK, /* RTM_GETSTATS */
 	SOURCE_SYSFS,   /* <iface>/statistics/{rx,tx}_bytes */
 	SOURCE_PROCFS,  /* /proc/net/dev */
@@ -53,6 +53,7 @@ enum source_note {
 	SOURCE_NOTE_FOREIGN = 1, /* netlink answered for other interfaces than sysfs: the files now */
 	SOURCE_NOTE_FDS = 2,     /* sysfs: some interfaces got no held files, read per tick */
 	SOURCE_NOTE_PROCFS = 4,  /* auto: sysfs has no statistics folders, /proc/net/dev instead */
+	SOURCE_NOTE_REFUSED = 8, /* auto: netlink would be cheaper but was refused (src->refused) */
 };
 
 struct source;
@@ -88,9 +89,11 @@ struct source {
 	struct source_env env;
 	enum source_kind asked;       /* what the user asked for */
 	bool files_decided;           /* auto: whether sysfs or procfs is settled */
+	bool netlink_allowed;         /* auto: netlink may be tried (built, refused by nothing yet,
+	                               * not a fake tree, not given up as foreign) */
 	int refused;                  /* auto: the errno netlink was refused with, or 0 */
 	bool proven;                  /* auto: netlink showed that this is sysfs's namespace: every
-	                               * source reads the same counters, the cost model chooses */
+	                               * source reads the same counters, switches keep the baselines */
 	bool chosen;                  /* auto: the cost model chose once */
 	unsigned generation;          /* bumped at every switch: baselines of another source are void */
 	unsigned notes, noted;        /* source_note bits raised, and already told */
@@ -99,12 +102,8 @@ struct source {
 /* The file procfs reads; the environment variable KN_TEST_PROC_NET_DEV (for tests only) overrides it. */
 #define SOURCE_PROC_NET_DEV "/proc/net/dev"
 
-/* Open the source asked for; 0, or -errno when it is refused (auto is refused only when the files
- * are: netlink's refusal is then told by source_fallback_reason()). */
+/* Open the source asked for (auto: the files); 0, or -errno when it is refused. */
 int source_open(struct source *src, enum source_kind asked, const struct source_env *env);
-
-/* Auto: why netlink was not taken at source_open() (an errno), or 0 when it was or not tried. */
-int source_fallback_reason(const struct source *src);
 
 /* Tell the source the selected set (see struct source_ops); 0, SOURCE_FOREIGN or -errno. */
 int source_select(struct source *src, const struct source_iface *ifaces, size_t n, size_t listed);

@@ -2,6 +2,7 @@
 /* test_monitor: selection, rescans, ticks and "no value" on a fake sysfs tree. */
 #include "config.h"
 
+#include "cost.h"
 #include "monitor.h"
 #include "source_sysfs.h"
 #include "testutil.h"
@@ -10,7 +11,9 @@
 #include <fcntl.h>
 #include <net/if.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -492,11 +495,9 @@ START_TEST(fd_limit_hard_reads_per_tick)
 }
 END_TEST
 
-/* Mirror the process's own interfaces (names and ifindexes, as netlink sees them) in the fake
- * tree; in a network namespace of its own when allowed (root), so that nothing races. */
-static void mirror_own_interfaces(void)
+/* Mirror the interfaces of the process's network namespace (names and ifindexes) in the fake tree. */
+static void mirror_interfaces(void)
 {
-	(void)unshare(CLONE_NEWNET); /* the test runs in a forked child: nothing leaks */
 	struct if_nameindex *list = if_nameindex();
 	ck_assert_ptr_nonnull(list);
 	for (struct if_nameindex *p = list; p->if_index != 0; p++) {
@@ -506,6 +507,14 @@ static void mirror_own_interfaces(void)
 		fake_iface_write(p->if_name, "ifindex", text);
 	}
 	if_freenameindex(list);
+}
+
+/* Mirror the process's own interfaces (names and ifindexes, as netlink sees them) in the fake
+ * tree; in a network namespace of its own when allowed (root), so that nothing races. */
+static void mirror_own_interfaces(void)
+{
+	(void)unshare(CLONE_NEWNET); /* the test runs in a forked child: nothing leaks */
+	mirror_interfaces();
 }
 
 /* Start on the fake tree with every name selected and the netlink source. */
@@ -560,6 +569,93 @@ START_TEST(netlink_given_up_mid_run)
 }
 END_TEST
 
+/* The source auto's cost model picks for selected of listed interfaces at 50 Hz, all ways open. */
+static enum source_kind model_pick(size_t selected, size_t listed)
+{
+	unsigned all = COST_BIT(COST_SYSFS) | COST_BIT(COST_DUMP) | COST_BIT(COST_GET) | COST_BIT(COST_PROCFS);
+	enum cost_way way = cost_cheapest(all, selected, listed, 20000.0);
+	return way == COST_SYSFS ? SOURCE_SYSFS : way == COST_PROCFS ? SOURCE_PROCFS : SOURCE_NETLINK;
+}
+
+/* Run ip(8) with the arguments in cmd, quietly; whether it succeeded. */
+static bool ip_link(const char *cmd)
+{
+	char line[160];
+	snprintf(line, sizeof line, "ip link %s >/dev/null 2>&1", cmd);
+	return system(line) == 0;
+}
+
+/* Add veth pairs kn-ta0/kn-tb0 .. kn-ta3/kn-tb3; whether ip(8) made them all. */
+static bool add_pairs(void)
+{
+	for (int i = 0; i < 4; i++) {
+		char cmd[64];
+		snprintf(cmd, sizeof cmd, "add kn-ta%d type veth peer name kn-tb%d", i, i);
+		if (!ip_link(cmd))
+			return false;
+	}
+	return true;
+}
+
+/* Auto prices each selection, opens netlink only when the model says so, and decides again at
+ * every rescan as the selection changes (in a network namespace of its own, with veth pairs). */
+START_TEST(auto_follows_the_cost_model)
+{
+	/* The scenario needs the model to choose differently for its two selections. */
+	ck_assert_int_eq(model_pick(8, 9), SOURCE_NETLINK);
+	ck_assert_int_eq(model_pick(0, 1), SOURCE_SYSFS);
+	if (unshare(CLONE_NEWNET) != 0 || !add_pairs()) {
+		printf("# auto_follows_the_cost_model: needs root and ip(8); not checked here\n");
+		return;
+	}
+	mirror_interfaces();
+	const char *pair[] = {"kn-t.*", NULL};
+	char err[IFACE_ERR_MAX] = "";
+	ck_assert_msg(iface_selector_init(&sel, pair, 1, err) == 0, "%s", err);
+	ck_assert_msg(monitor_init(&mon, root, &sel, err) == 0, "%s", err);
+	monitor_set_interval(&mon, 20000);
+	ck_assert_int_eq(monitor_use_source(&mon, SOURCE_AUTO, false, NULL), 0);
+	ck_assert_int_eq(monitor_source(&mon), SOURCE_SYSFS); /* nothing listed yet: the files */
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	ck_assert_int_eq(monitor_source(&mon), SOURCE_NETLINK); /* eight of lo and the pairs */
+	ck_assert(mon.src.proven);
+	for (int i = 0; i < 4; i++) {
+		char cmd[32], name[16];
+		snprintf(cmd, sizeof cmd, "del kn-ta%d", i);
+		ck_assert(ip_link(cmd));
+		snprintf(name, sizeof name, "kn-ta%d", i);
+		fake_iface_remove(name);
+		snprintf(name, sizeof name, "kn-tb%d", i);
+		fake_iface_remove(name);
+	}
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	ck_assert_int_eq(monitor_source(&mon), SOURCE_SYSFS); /* nothing selected is present */
+	ck_assert(add_pairs());
+	mirror_interfaces(); /* the pairs are back, with new ifindexes */
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	ck_assert_int_eq(monitor_source(&mon), SOURCE_NETLINK); /* proven before: the baselines stay */
+	ck_assert_uint_eq(mon.src.notes & (SOURCE_NOTE_FOREIGN | SOURCE_NOTE_REFUSED), 0);
+}
+END_TEST
+
+/* Auto never opens netlink for a selection the model gives to the files: one interface at 50 Hz. */
+START_TEST(auto_reads_one_interface_from_sysfs)
+{
+	mirror_own_interfaces();
+	const char *one[] = {"lo", NULL};
+	char err[IFACE_ERR_MAX] = "";
+	ck_assert_msg(iface_selector_init(&sel, one, 1, err) == 0, "%s", err);
+	ck_assert_msg(monitor_init(&mon, root, &sel, err) == 0, "%s", err);
+	monitor_set_interval(&mon, 20000);
+	ck_assert_int_eq(monitor_use_source(&mon, SOURCE_AUTO, false, NULL), 0);
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	ck_assert_int_eq(model_pick(1, mon.listed), SOURCE_SYSFS); /* what the scenario needs */
+	ck_assert_int_eq(monitor_source(&mon), SOURCE_SYSFS);
+	ck_assert(!mon.src.proven); /* netlink was never opened */
+	ck_assert_int_ge(files("lo")->rx_fd, 0);
+}
+END_TEST
+
 /* Add fn as a tcase of its own, with a fake tree around it. */
 static void add(Suite *s, const char *name, const TTest *fn)
 {
@@ -605,6 +701,8 @@ static Suite *monitor_suite(void)
 	add_rtnetlink(s, "netlink_kept_while_sysfs_agrees", netlink_kept_while_sysfs_agrees);
 	add_rtnetlink(s, "netlink_given_up_when_an_ifindex_differs", netlink_given_up_when_an_ifindex_differs);
 	add_rtnetlink(s, "netlink_given_up_mid_run", netlink_given_up_mid_run);
+	add_rtnetlink(s, "auto_follows_the_cost_model", auto_follows_the_cost_model);
+	add_rtnetlink(s, "auto_reads_one_interface_from_sysfs", auto_reads_one_interface_from_sysfs);
 	return s;
 }
 
