@@ -471,13 +471,15 @@ END_TEST
 
 /* kvikio_nic -m packets -m util in group eth0, with an unknown field among them: 5 samples
  * 100 ms apart from 1000 ms (the first covers 100 ms too); rx is NULL at 1300 ms, rx_packets at
- * 1200, rx_util at 1400. rx_util is util throughout when util is not 0. */
-static void extra_eth0(struct fx *fx, double util)
+ * 1200, rx_util at 1400. rx_util is util throughout when util is not 0; newest_first: stored
+ * newest first (the fast scan gives up). */
+static void extra_eth0(struct fx *fx, double util, bool newest_first)
 {
 	static const char *const names[] = {"rx", "tx", "rx_packets", "tx_packets", "rx_frobs",
 		"rx_util", "tx_util"};
 	int64_t type = fx_type_fields(fx, "NIC bandwidth: eth0", names, 7);
-	for (int i = 0; i < 5; i++) {
+	for (int k = 0; k < 5; k++) {
+		int i = newest_first ? 4 - k : k;
 		double v[7] = {i == 3 ? NAN : 10, 5, i == 2 ? NAN : 100.0 * (i + 1), 10, 7,
 			util != 0 ? util : i == 4 ? NAN : 10.0 * (i + 1), i + 1.0};
 		fx_sample_fields(fx, type, (1000 + 100 * i) * MS, v, 7);
@@ -486,14 +488,14 @@ static void extra_eth0(struct fx *fx, double util)
 
 /* The extra export: eth0 (extra_eth0), lo (util unknown: NULL throughout), mlx5_0:1 (rx, tx
  * only), a type without rx and tx, one whose rx_errors is named twice. */
-static void extra_export(double util)
+static void extra_export(double util, bool newest_first)
 {
 	static const char *const lo_names[] = {"rx", "tx", "rx_util", "tx_util"};
 	static const char *const no_rx[] = {"rx_packets", "tx_packets"};
 	static const char *const dup[] = {"rx", "tx", "rx_errors", "rx_errors", "tx_errors"};
 	struct fx fx;
 	fx_open(&fx, path, true, "node-x");
-	extra_eth0(&fx, util);
+	extra_eth0(&fx, util, newest_first);
 	int64_t lo = fx_type_fields(&fx, "NIC bandwidth: lo", lo_names, 4);
 	int64_t rdma = fx_type(&fx, "NIC bandwidth: mlx5_0:1", "rx", "tx");
 	fx_type_fields(&fx, "NIC bandwidth: bad", no_rx, 2);
@@ -511,7 +513,7 @@ static void extra_export(double util)
 
 START_TEST(extra_fields_summary)
 {
-	extra_export(0);
+	extra_export(0, false);
 	struct rpt_result res;
 	analyze_ok(&res);
 	ck_assert_uint_eq(res.ngroups, 4); /* "bad" has no rx and tx */
@@ -546,9 +548,24 @@ START_TEST(extra_fields_summary)
 }
 END_TEST
 
+START_TEST(extra_fields_storage_order)
+{
+	extra_export(0, true);
+	struct rpt_result res;
+	analyze_ok(&res);
+	const struct rpt_group_result *e = &res.groups[0];
+	ck_assert_double_eq_tol(e->extra[RPT_RX_PACKETS].count, 120, TOL);
+	ck_assert_double_eq_tol(e->extra[RPT_RX_UTIL].p95, 38.5, TOL);
+	ck_assert_double_eq_tol(e->extra[RPT_TX_UTIL].mean, 3, TOL);
+	size_t ckpt = range_index(&res, "ckpt") * res.ngroups;
+	ck_assert_double_eq_tol(res.range_extra[ckpt * RPT_NFIELDS + RPT_RX_PACKETS], 65, TOL);
+	rpt_result_free(&res);
+}
+END_TEST
+
 START_TEST(extra_fields_ranges)
 {
-	extra_export(0);
+	extra_export(0, false);
 	struct rpt_result res;
 	analyze_ok(&res);
 	size_t ckpt = range_index(&res, "ckpt") * res.ngroups, head = range_index(&res, "head") * res.ngroups;
@@ -571,9 +588,9 @@ END_TEST
 START_TEST(extra_fields_formats)
 {
 	struct rpt_input in[2] = {{.name = "a.sqlite", .ok = true}, {.name = "b.sqlite", .ok = true}};
-	extra_export(0);
+	extra_export(0, false);
 	analyze_ok(&in[0].res);
-	extra_export(70); /* rx_util 70 over 0.5 s: the --sum row's mean is (10 + 35) / 0.9 */
+	extra_export(70, false); /* rx_util 70 over 0.5 s: the --sum row's mean is (10 + 35) / 0.9 */
 	analyze_ok(&in[1].res);
 	char *csv = print_to_string(in, 2, RPT_CSV, false, true);
 	ck_assert_str_eq(csv,
@@ -652,6 +669,7 @@ static Suite *report_suite(void)
 	add(s, "formats", formats);
 	add(s, "extra_fields_summary", extra_fields_summary);
 	add(s, "extra_fields_ranges", extra_fields_ranges);
+	add(s, "extra_fields_storage_order", extra_fields_storage_order);
 	add(s, "extra_fields_formats", extra_fields_formats);
 	return s;
 }
