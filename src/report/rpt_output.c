@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* rpt_output: the rows of kvikio_nic_report as an aligned table, CSV or JSON. */
+/* rpt_output: the rows of kvikio_nic_report: per group, per range and group, the --sum rows. */
 #include "config.h"
 
 #include "rpt_output.h"
+#include "rpt_sheet.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -17,178 +18,13 @@ static const char *const range_columns[] = {"report", "host", "range", "count", 
 #define NSUMMARY (sizeof summary_columns / sizeof summary_columns[0])
 #define NRANGE (sizeof range_columns / sizeof range_columns[0])
 #define MAX_COLUMNS (NSUMMARY + RPT_NMETRICS * RPT_MAX_METRIC_COLUMNS)
+_Static_assert(MAX_COLUMNS <= RPT_SHEET_MAX_COLUMNS, "the sheet holds every column");
 
-/* One cell: text, or a number (NaN: none) printed per format. */
-struct cell {
-	const char *text; /* NULL for a number */
-	double num;
-	bool integer;
-};
-
-/* All rows, kept until printed (the table needs every width). */
+/* The rows being made, and the extra metrics that have columns. */
 struct sheet {
-	const char *columns[MAX_COLUMNS];
-	size_t ncols, nrows, cap;
-	bool metric[RPT_NMETRICS]; /* the extra metrics that have columns */
-	struct cell *cells;        /* nrows * ncols */
-	bool oom;
+	struct rpt_sheet s;
+	bool metric[RPT_NMETRICS];
 };
-
-/* A new row of cells, or NULL when out of memory (then sheet->oom). */
-static struct cell *sheet_row(struct sheet *sh)
-{
-	if (sh->nrows == sh->cap) {
-		size_t ncap = sh->cap ? 2 * sh->cap : 64;
-		struct cell *p = realloc(sh->cells, ncap * sh->ncols * sizeof *p);
-		if (p == NULL) {
-			sh->oom = true;
-			return NULL;
-		}
-		sh->cells = p;
-		sh->cap = ncap;
-	}
-	return &sh->cells[sh->nrows++ * sh->ncols];
-}
-
-/* A text cell (NULL: empty). */
-static struct cell text_cell(const char *s)
-{
-	return (struct cell){.text = s != NULL ? s : ""};
-}
-
-/* A number cell (NaN: none). */
-static struct cell num_cell(double v)
-{
-	return (struct cell){.num = v};
-}
-
-/* A count cell. */
-static struct cell int_cell(uint64_t v)
-{
-	return (struct cell){.num = (double)v, .integer = true};
-}
-
-/* Format a cell for the format into buf: "" for no number in CSV, "null" in JSON, "-" in tables. */
-static const char *cell_format(const struct cell *c, enum rpt_format format, char *buf, size_t size)
-{
-	if (c->text != NULL)
-		return c->text;
-	if (isnan(c->num))
-		return format == RPT_JSON ? "null" : format == RPT_CSV ? "" : "-";
-	if (c->integer)
-		snprintf(buf, size, "%.0f", c->num);
-	else
-		snprintf(buf, size, format == RPT_TABLE ? "%.3f" : "%.15g", c->num);
-	return buf;
-}
-
-/* Print text as a JSON string. */
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
-/* Print text as a CSV field (quoted when it holds a comma, quote or line break). */
-static void csv_field(FILE *f, const char *s)
-{
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* Print the sheet as CSV with one header line. */
-static void print_csv(FILE *f, const struct sheet *sh)
-{
-	char buf[64];
-	for (size_t c = 0; c < sh->ncols; c++)
-		fprintf(f, "%s%s", c ? "," : "", sh->columns[c]);
-	fputc('\n', f);
-	for (size_t r = 0; r < sh->nrows; r++) {
-		for (size_t c = 0; c < sh->ncols; c++) {
-			if (c)
-				fputc(',', f);
-			csv_field(f, cell_format(&sh->cells[r * sh->ncols + c], RPT_CSV, buf, sizeof buf));
-		}
-		fputc('\n', f);
-	}
-}
-
-/* Print the sheet as a JSON array of objects, one per line. */
-static void print_json(FILE *f, const struct sheet *sh)
-{
-	char buf[64];
-	fputs("[", f);
-	for (size_t r = 0; r < sh->nrows; r++) {
-		fputs(r ? ",\n  {" : "\n  {", f);
-		for (size_t c = 0; c < sh->ncols; c++) {
-			const struct cell *cell = &sh->cells[r * sh->ncols + c];
-			fprintf(f, "%s\"%s\": ", c ? ", " : "", sh->columns[c]);
-			if (cell->text != NULL)
-				json_string(f, cell->text);
-			else
-				fputs(cell_format(cell, RPT_JSON, buf, sizeof buf), f);
-		}
-		fputs("}", f);
-	}
-	fputs(sh->nrows ? "\n]\n" : "]\n", f);
-}
-
-/* Whether the column holds text (left-aligned in a table). */
-static bool text_column(const char *name)
-{
-	return strcmp(name, "report") == 0 || strcmp(name, "host") == 0 || strcmp(name, "group") == 0 ||
-	       strcmp(name, "range") == 0;
-}
-
-/* Print the sheet as an aligned table: text left, numbers right, two spaces apart. */
-static int print_table(FILE *f, const struct sheet *sh)
-{
-	char buf[64];
-	if (sh->nrows == 0)
-		return 0; /* nothing read: no header either */
-	size_t *width = calloc(sh->ncols, sizeof *width);
-	if (width == NULL)
-		return -1;
-	for (size_t c = 0; c < sh->ncols; c++)
-		width[c] = strlen(sh->columns[c]);
-	for (size_t r = 0; r < sh->nrows; r++)
-		for (size_t c = 0; c < sh->ncols; c++) {
-			size_t w = strlen(cell_format(&sh->cells[r * sh->ncols + c], RPT_TABLE, buf, sizeof buf));
-			width[c] = w > width[c] ? w : width[c];
-		}
-	for (size_t r = 0; r <= sh->nrows; r++) {
-		for (size_t c = 0; c < sh->ncols; c++) {
-			const struct cell *cell = r ? &sh->cells[(r - 1) * sh->ncols + c] : NULL;
-			const char *s = cell ? cell_format(cell, RPT_TABLE, buf, sizeof buf) : sh->columns[c];
-			bool left = text_column(sh->columns[c]);
-			const char *sep = c + 1 < sh->ncols ? "  " : "";
-			if (left)
-				fprintf(f, "%-*s%s", c + 1 < sh->ncols ? (int)width[c] : 0, s, sep);
-			else
-				fprintf(f, "%*s%s", (int)width[c], s, sep);
-		}
-		fputc('\n', f);
-	}
-	free(width);
-	return 0;
-}
 
 /* Sum of a and b where NaN means "none" (NaN only when both are). */
 static double add_defined(double a, double b)
@@ -198,20 +34,20 @@ static double add_defined(double a, double b)
 
 /* The summary cells of metric m of a group into c (as rpt_metric_columns() names them); their
  * number. */
-static size_t summary_metric_cells(struct cell *c, const struct rpt_group_result *g,
+static size_t summary_metric_cells(struct rpt_cell *c, const struct rpt_group_result *g,
 				   enum rpt_metric m)
 {
 	const struct rpt_extra_stats *rx = &g->extra[RPT_METRIC_FIELD(m, 0)];
 	const struct rpt_extra_stats *tx = &g->extra[RPT_METRIC_FIELD(m, 1)];
 	if (rpt_metric_is_util(m)) {
-		struct cell row[] = {num_cell(rx->mean), num_cell(rx->p50), num_cell(rx->p95),
-			num_cell(rx->max), num_cell(tx->mean), num_cell(tx->p50), num_cell(tx->p95),
-			num_cell(tx->max)};
+		struct rpt_cell row[] = {rpt_num_cell(rx->mean), rpt_num_cell(rx->p50), rpt_num_cell(rx->p95),
+			rpt_num_cell(rx->max), rpt_num_cell(tx->mean), rpt_num_cell(tx->p50), rpt_num_cell(tx->p95),
+			rpt_num_cell(tx->max)};
 		memcpy(c, row, sizeof row);
 		return sizeof row / sizeof row[0];
 	}
-	struct cell row[] = {num_cell(rx->count), num_cell(tx->count), num_cell(rx->mean),
-		num_cell(tx->mean)};
+	struct rpt_cell row[] = {rpt_num_cell(rx->count), rpt_num_cell(tx->count), rpt_num_cell(rx->mean),
+		rpt_num_cell(tx->mean)};
 	memcpy(c, row, sizeof row);
 	return sizeof row / sizeof row[0];
 }
@@ -220,14 +56,14 @@ static size_t summary_metric_cells(struct cell *c, const struct rpt_group_result
 static void summary_row(struct sheet *sh, const char *report, const char *host,
 			const struct rpt_group_result *g)
 {
-	struct cell *c = sheet_row(sh);
+	struct rpt_cell *c = rpt_sheet_row(&sh->s);
 	if (c == NULL)
 		return;
 	const struct rpt_field_stats *rx = &g->rx, *tx = &g->tx;
-	struct cell row[NSUMMARY] = {text_cell(report), text_cell(host), text_cell(g->name),
-		int_cell(g->samples), num_cell(g->seconds), num_cell(rx->mib), num_cell(tx->mib),
-		num_cell(rx->mean), num_cell(rx->p50), num_cell(rx->p95), num_cell(rx->max),
-		num_cell(tx->mean), num_cell(tx->p50), num_cell(tx->p95), num_cell(tx->max)};
+	struct rpt_cell row[NSUMMARY] = {rpt_text_cell(report), rpt_text_cell(host), rpt_text_cell(g->name),
+		rpt_int_cell(g->samples), rpt_num_cell(g->seconds), rpt_num_cell(rx->mib), rpt_num_cell(tx->mib),
+		rpt_num_cell(rx->mean), rpt_num_cell(rx->p50), rpt_num_cell(rx->p95), rpt_num_cell(rx->max),
+		rpt_num_cell(tx->mean), rpt_num_cell(tx->p50), rpt_num_cell(tx->p95), rpt_num_cell(tx->max)};
 	memcpy(c, row, sizeof row);
 	c += NSUMMARY;
 	for (int m = 0; m < RPT_NMETRICS; m++)
@@ -312,16 +148,16 @@ struct range_values {
 };
 
 /* The --ranges cells of metric m into c (as rpt_metric_columns() names them); their number. */
-static size_t range_metric_cells(struct cell *c, const struct range_values *v, enum rpt_metric m)
+static size_t range_metric_cells(struct rpt_cell *c, const struct range_values *v, enum rpt_metric m)
 {
 	int rx = RPT_METRIC_FIELD(m, 0), tx = RPT_METRIC_FIELD(m, 1);
 	if (rpt_metric_is_util(m)) {
-		c[0] = num_cell(v->mean[rx]);
-		c[1] = num_cell(v->mean[tx]);
+		c[0] = rpt_num_cell(v->mean[rx]);
+		c[1] = rpt_num_cell(v->mean[tx]);
 		return 2;
 	}
-	struct cell row[] = {num_cell(v->extra[rx]), num_cell(v->extra[tx]), num_cell(v->mean[rx]),
-		num_cell(v->mean[tx])};
+	struct rpt_cell row[] = {rpt_num_cell(v->extra[rx]), rpt_num_cell(v->extra[tx]), rpt_num_cell(v->mean[rx]),
+		rpt_num_cell(v->mean[tx])};
 	memcpy(c, row, sizeof row);
 	return sizeof row / sizeof row[0];
 }
@@ -330,12 +166,12 @@ static size_t range_metric_cells(struct cell *c, const struct range_values *v, e
 static void range_row(struct sheet *sh, const char *report, const char *host, const char *range,
 		      const char *group, const struct range_values *v)
 {
-	struct cell *c = sheet_row(sh);
+	struct rpt_cell *c = rpt_sheet_row(&sh->s);
 	if (c == NULL)
 		return;
-	struct cell row[NRANGE] = {text_cell(report), text_cell(host), text_cell(range),
-		int_cell(v->count), num_cell(v->seconds), text_cell(group), num_cell(v->rx),
-		num_cell(v->tx), num_cell(v->rx_mean), num_cell(v->tx_mean)};
+	struct rpt_cell row[NRANGE] = {rpt_text_cell(report), rpt_text_cell(host), rpt_text_cell(range),
+		rpt_int_cell(v->count), rpt_num_cell(v->seconds), rpt_text_cell(group), rpt_num_cell(v->rx),
+		rpt_num_cell(v->tx), rpt_num_cell(v->rx_mean), rpt_num_cell(v->tx_mean)};
 	memcpy(c, row, sizeof row);
 	c += NRANGE;
 	for (int m = 0; m < RPT_NMETRICS; m++)
@@ -450,8 +286,8 @@ static void ranges_sheet(struct sheet *sh, const struct rpt_input *in, size_t n,
 static void sheet_columns(struct sheet *sh, bool ranges, const struct rpt_input *in, size_t n)
 {
 	const char *const *fixed = ranges ? range_columns : summary_columns;
-	sh->ncols = ranges ? NRANGE : NSUMMARY;
-	memcpy(sh->columns, fixed, sh->ncols * sizeof *fixed);
+	sh->s.ncols = ranges ? NRANGE : NSUMMARY;
+	memcpy(sh->s.columns, fixed, sh->s.ncols * sizeof *fixed);
 	for (size_t i = 0; i < n; i++)
 		for (size_t g = 0; in[i].ok && g < in[i].res.ngroups; g++)
 			for (int m = 0; m < RPT_NMETRICS; m++)
@@ -461,8 +297,8 @@ static void sheet_columns(struct sheet *sh, bool ranges, const struct rpt_input 
 		size_t k;
 		const char *const *cols = rpt_metric_columns((enum rpt_metric)m, ranges, &k);
 		if (sh->metric[m]) {
-			memcpy(sh->columns + sh->ncols, cols, k * sizeof *cols);
-			sh->ncols += k;
+			memcpy(sh->s.columns + sh->s.ncols, cols, k * sizeof *cols);
+			sh->s.ncols += k;
 		}
 	}
 }
@@ -470,19 +306,13 @@ static void sheet_columns(struct sheet *sh, bool ranges, const struct rpt_input 
 int rpt_output_print(FILE *f, enum rpt_format format, bool ranges, bool sum,
 		     const struct rpt_input *in, size_t n)
 {
-	struct sheet sh = {.ncols = 0};
+	struct sheet sh = {.s.ncols = 0};
 	sheet_columns(&sh, ranges, in, n);
 	if (ranges)
 		ranges_sheet(&sh, in, n, sum);
 	else
 		summary_sheet(&sh, in, n, sum);
-	int rc = sh.oom ? -1 : 0;
-	if (rc == 0 && format == RPT_CSV)
-		print_csv(f, &sh);
-	else if (rc == 0 && format == RPT_JSON)
-		print_json(f, &sh);
-	else if (rc == 0)
-		rc = print_table(f, &sh);
-	free(sh.cells);
+	int rc = sh.s.oom ? -1 : rpt_sheet_print(f, &sh.s, format);
+	free(sh.s.cells);
 	return rc;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* rpt_output: the rows of kvikio_nic_report as an aligned table, CSV or JSON.
+/* rpt_output: the rows of kvikio_nic_report (printed by rpt_sheet) as a table, CSV or JSON.
  * Summary columns: report,host,group,samples,seconds,rx_MiB,tx_MiB,rx_mean,rx_p50,rx_p95,
  * rx_max,tx_mean,tx_p50,tx_p95,tx_max. Ranges columns: report,host,range,count,seconds,group,
  * rx_MiB,tx_MiB,rx_mean,tx_mean. Then, per extra metric (rpt_fields.h) that some group of the
