@@ -24,13 +24,20 @@ static const struct cost_line lines[COST_WAYS] = {
 #define COST_RESCAN_US 1000000.0  /* rescans are at most once a second */
 #define COST_GET_BATCH 64   /* requests per sendmsg (NETLINK_BATCH_MAX): each batch costs the fixed part */
 
-double cost_ns(enum cost_way way, size_t selected, size_t listed)
+double cost_ns_files(enum cost_way way, size_t selected, size_t listed, unsigned sysfs_files)
 {
 	const struct cost_line *line = &lines[way];
-	double fixed = line->fixed;
+	double fixed = line->fixed, per_sel = line->per_sel;
 	if (way == COST_GET && selected > COST_GET_BATCH)
 		fixed *= (double)((selected + COST_GET_BATCH - 1) / COST_GET_BATCH);
-	return fixed + line->per_sel * (double)selected + line->per_list * (double)listed;
+	if (way == COST_SYSFS)
+		per_sel *= (double)sysfs_files / COST_SYSFS_FILES;
+	return fixed + per_sel * (double)selected + line->per_list * (double)listed;
+}
+
+double cost_ns(enum cost_way way, size_t selected, size_t listed)
+{
+	return cost_ns_files(way, selected, listed, COST_SYSFS_FILES);
 }
 
 double cost_proof_ns(size_t listed, double interval_us)
@@ -41,12 +48,18 @@ double cost_proof_ns(size_t listed, double interval_us)
 
 enum cost_way cost_cheapest(unsigned mask, size_t selected, size_t listed, double interval_us)
 {
+	return cost_cheapest_files(mask, selected, listed, interval_us, COST_SYSFS_FILES);
+}
+
+enum cost_way cost_cheapest_files(unsigned mask, size_t selected, size_t listed, double interval_us,
+				  unsigned sysfs_files)
+{
 	enum cost_way best = COST_WAYS;
 	double best_ns = 0.0;
 	for (int way = 0; way < COST_WAYS; way++) {
 		if (!(mask & COST_BIT(way)))
 			continue;
-		double ns = cost_ns((enum cost_way)way, selected, listed);
+		double ns = cost_ns_files((enum cost_way)way, selected, listed, sysfs_files);
 		if (way == COST_DUMP || way == COST_GET)
 			ns += cost_proof_ns(listed, interval_us);
 		if (best == COST_WAYS || ns < best_ns) {

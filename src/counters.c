@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* counters: an interface's rx_bytes/tx_bytes files, opened once and re-read with pread. */
+/* counters: an interface's statistics files, opened once and re-read with pread. */
 #include "config.h"
 
 #include "counters.h"
@@ -10,42 +10,74 @@
 #include <stdio.h>
 #include <unistd.h>
 
+/* The file of each slot under <name>/statistics/. */
+static const char *const file_names[COUNTERS_FILES] = {
+	[COUNTER_RX_BYTES] = "rx_bytes",     [COUNTER_TX_BYTES] = "tx_bytes",
+	[COUNTER_RX_PACKETS] = "rx_packets", [COUNTER_TX_PACKETS] = "tx_packets",
+	[COUNTER_RX_ERRORS] = "rx_errors",   [COUNTER_TX_ERRORS] = "tx_errors",
+	[COUNTER_RX_DROPPED] = "rx_dropped", [COUNTER_TX_DROPPED] = "tx_dropped",
+	[COUNTERS_MISSED] = "rx_missed_errors",
+};
+
 void counters_init(struct counter_files *files)
 {
-	files->rx_fd = -1;
-	files->tx_fd = -1;
+	for (int i = 0; i < COUNTERS_FILES; i++)
+		files->fd[i] = -1;
+}
+
+/* Whether file slot i is wanted for the counters in mask (bytes always are). */
+static bool wanted(int i, unsigned mask)
+{
+	if (i == COUNTERS_MISSED)
+		return (mask & COUNTER_BIT(COUNTER_RX_DROPPED)) != 0;
+	return ((mask | COUNTER_BYTES) & COUNTER_BIT(i)) != 0;
+}
+
+unsigned counters_files_needed(unsigned mask)
+{
+	unsigned n = 0;
+	for (int i = 0; i < COUNTERS_FILES; i++)
+		n += wanted(i, mask);
+	return n;
 }
 
 #define COUNTER_PATH_MAX (IFACE_NAME_MAX + 32)
 
-/* Write <name>/statistics/<counter> to path (COUNTER_PATH_MAX bytes). */
-static void counter_path(char path[COUNTER_PATH_MAX], const char *name, const char *counter)
+/* Write <name>/statistics/<file of slot i> to path (COUNTER_PATH_MAX bytes). */
+static void counter_path(char path[COUNTER_PATH_MAX], const char *name, int i)
 {
-	snprintf(path, COUNTER_PATH_MAX, "%s/statistics/%s", name, counter);
+	snprintf(path, COUNTER_PATH_MAX, "%s/statistics/%s", name, file_names[i]);
 }
 
-/* Open <name>/statistics/<counter> under dirfd; the fd or -errno. */
-static int open_counter(int dirfd, const char *name, const char *counter)
-{
-	char path[COUNTER_PATH_MAX];
-	counter_path(path, name, counter);
-	return sysfs_open(dirfd, path);
-}
-
-int counters_open(struct counter_files *files, int dirfd, const char *name)
+int counters_open(struct counter_files *files, int dirfd, const char *name, unsigned mask)
 {
 	counters_close(files);
-	int rx = open_counter(dirfd, name, "rx_bytes");
-	if (rx < 0)
-		return rx;
-	int tx = open_counter(dirfd, name, "tx_bytes");
-	if (tx < 0) {
-		close(rx);
-		return tx;
+	char path[COUNTER_PATH_MAX];
+	for (int i = 0; i < COUNTERS_FILES; i++) {
+		if (!wanted(i, mask))
+			continue;
+		counter_path(path, name, i);
+		int fd = sysfs_open(dirfd, path);
+		if (fd < 0 && i <= COUNTER_TX_BYTES) {
+			counters_close(files);
+			return fd;
+		}
+		files->fd[i] = fd < 0 ? -1 : fd;
 	}
-	files->rx_fd = rx;
-	files->tx_fd = tx;
 	return 0;
+}
+
+bool counters_held(const struct counter_files *files)
+{
+	return files->fd[COUNTER_RX_BYTES] >= 0;
+}
+
+/* Parse the text of one counter file (n bytes, or -errno); 0 or a negative errno. */
+static int parse(const char *buf, ssize_t n, uint64_t *out)
+{
+	if (n < 0)
+		return (int)n;
+	return sysfs_parse_u64(buf, (size_t)n, out) == 0 ? 0 : -EINVAL;
 }
 
 /* pread one counter file and parse it; 0 or a negative errno. */
@@ -54,40 +86,63 @@ static int read_one(int fd, uint64_t *out)
 	char buf[SYSFS_VALUE_MAX];
 	if (fd < 0)
 		return -EBADF;
-	ssize_t n = sysfs_pread(fd, buf, sizeof buf);
-	if (n < 0)
-		return (int)n;
-	return sysfs_parse_u64(buf, (size_t)n, out) == 0 ? 0 : -EINVAL;
+	return parse(buf, sysfs_pread(fd, buf, sizeof buf), out);
 }
 
-int counters_read(const struct counter_files *files, struct counter_pair *out)
+/* Fold slot values into out: rx_dropped takes rx_missed_errors in (absent: none missed). */
+static void fold(const uint64_t value[COUNTERS_FILES], unsigned have, struct counter_set *out)
 {
-	int rc = read_one(files->rx_fd, &out->rx);
-	return rc != 0 ? rc : read_one(files->tx_fd, &out->tx);
+	for (int k = 0; k < COUNTER_KINDS; k++)
+		out->value[k] = value[k];
+	out->have = have & COUNTER_ALL;
+	if ((have & COUNTER_BIT(COUNTER_RX_DROPPED)) && (have & (1u << COUNTERS_MISSED)))
+		out->value[COUNTER_RX_DROPPED] += value[COUNTERS_MISSED];
 }
 
-/* Open, read, close and parse <name>/statistics/<counter> under dirfd; 0 or a negative errno. */
-static int read_at(int dirfd, const char *name, const char *counter, uint64_t *out)
+int counters_read(const struct counter_files *files, struct counter_set *out)
+{
+	uint64_t value[COUNTERS_FILES] = {0};
+	unsigned have = 0;
+	for (int i = 0; i < COUNTERS_FILES; i++) {
+		if (files->fd[i] < 0 && i > COUNTER_TX_BYTES)
+			continue;
+		int rc = read_one(files->fd[i], &value[i]);
+		if (rc != 0 && i <= COUNTER_TX_BYTES)
+			return rc;
+		have |= rc == 0 ? 1u << i : 0;
+	}
+	fold(value, have, out);
+	return 0;
+}
+
+/* Open, read, close and parse the file of slot i of <name> under dirfd; 0 or a negative errno. */
+static int read_at(int dirfd, const char *name, int i, uint64_t *out)
 {
 	char path[COUNTER_PATH_MAX], buf[SYSFS_VALUE_MAX];
-	counter_path(path, name, counter);
-	ssize_t n = sysfs_read_at(dirfd, path, buf, sizeof buf);
-	if (n < 0)
-		return (int)n;
-	return sysfs_parse_u64(buf, (size_t)n, out) == 0 ? 0 : -EINVAL;
+	counter_path(path, name, i);
+	return parse(buf, sysfs_read_at(dirfd, path, buf, sizeof buf), out);
 }
 
-int counters_read_at(int dirfd, const char *name, struct counter_pair *out)
+int counters_read_at(int dirfd, const char *name, unsigned mask, struct counter_set *out)
 {
-	int rc = read_at(dirfd, name, "rx_bytes", &out->rx);
-	return rc != 0 ? rc : read_at(dirfd, name, "tx_bytes", &out->tx);
+	uint64_t value[COUNTERS_FILES] = {0};
+	unsigned have = 0;
+	for (int i = 0; i < COUNTERS_FILES; i++) {
+		if (!wanted(i, mask))
+			continue;
+		int rc = read_at(dirfd, name, i, &value[i]);
+		if (rc != 0 && i <= COUNTER_TX_BYTES)
+			return rc;
+		have |= rc == 0 ? 1u << i : 0;
+	}
+	fold(value, have, out);
+	return 0;
 }
 
 void counters_close(struct counter_files *files)
 {
-	if (files->rx_fd >= 0)
-		close(files->rx_fd);
-	if (files->tx_fd >= 0)
-		close(files->tx_fd);
+	for (int i = 0; i < COUNTERS_FILES; i++)
+		if (files->fd[i] >= 0)
+			close(files->fd[i]);
 	counters_init(files);
 }

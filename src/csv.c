@@ -4,11 +4,17 @@
 
 #include "csv.h"
 
+#include <math.h>
 #include <string.h>
 
-int csv_header(FILE *f)
+int csv_header(FILE *f, const struct metric_set *set)
 {
-	return fputs(CSV_HEADER, f) < 0 ? -1 : 0;
+	if (fputs("time_s,interval_s,interface", f) < 0)
+		return -1;
+	for (size_t i = 0; i < set->nfields; i++)
+		if (fprintf(f, ",%s", metric_field_column(set->fields[i])) < 0)
+			return -1;
+	return fputc('\n', f) == EOF ? -1 : 0;
 }
 
 /* Write a text field, quoted as RFC 4180 says when it holds a comma or a quote (the kernel
@@ -25,12 +31,18 @@ static int write_field(FILE *f, const char *text)
 	return fputc('"', f) == EOF ? -1 : 0;
 }
 
-int csv_row(FILE *f, double time_s, double interval_s, const char *group, const struct rate *rate)
+int csv_row(FILE *f, double time_s, double interval_s, const char *group, const struct rate *rate,
+	    const struct metric_set *set)
 {
 	if (fprintf(f, "%.9f,%.9f,", time_s, interval_s) < 0 || write_field(f, group) != 0)
 		return -1;
-	int n = rate != NULL ? fprintf(f, ",%.17g,%.17g\n", rate->rx, rate->tx) : fputs(",,\n", f);
-	return n < 0 ? -1 : 0;
+	for (size_t i = 0; i < set->nfields; i++) {
+		double v = rate != NULL ? rate->field[set->fields[i]] : NAN;
+		int n = isnan(v) ? fputc(',', f) : fprintf(f, ",%.17g", v);
+		if (n < 0)
+			return -1;
+	}
+	return fputc('\n', f) == EOF ? -1 : 0;
 }
 
 int csv_flush(FILE *f)

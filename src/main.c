@@ -95,11 +95,19 @@ static void report_start(const struct monitor *mon, uint64_t interval_us)
 		      count == 1 ? "" : "s", names, (unsigned long long)interval_us, EMIT_DOMAIN_NAME);
 }
 
-/* Print the selected interfaces, one per line, sorted. */
-static void print_list(const struct monitor *mon)
+/* Print the selected interfaces, one per line, sorted; with -m, each with its link speed
+ * ("eth0 100000Mb/s", or "lo unknown"). */
+static void print_list(const struct monitor *mon, bool speeds)
 {
-	for (size_t i = 0; i < monitor_count(mon); i++)
-		puts(monitor_name(mon, i));
+	for (size_t i = 0; i < monitor_count(mon); i++) {
+		double speed = monitor_speed(mon, i);
+		if (!speeds)
+			puts(monitor_name(mon, i));
+		else if (speed > 0)
+			printf("%s %.0fMb/s\n", monitor_name(mon, i), speed);
+		else
+			printf("%s unknown\n", monitor_name(mon, i));
+	}
 }
 
 /* Open the source the options ask for (sysfs for --list alone); -1 when an explicit one is
@@ -119,6 +127,9 @@ static int choose_source(const struct options *opts, struct monitor *mon)
 		return -1;
 	}
 	monitor_set_interval(mon, opts->interval_us);
+	bool extended = metric_set_extended(&opts->metrics);
+	monitor_set_counters(mon, opts->list ? 0 : opts->metrics.counters,
+			     opts->metrics.speed || (opts->list && extended));
 	int rc = monitor_use_source(mon, kind, opts->fake_tree, getenv("KN_TEST_PROC_NET_DEV"));
 	if (rc != 0 && kind == SOURCE_NETLINK) {
 		message_print("netlink statistics unavailable (%s) and --source=netlink was given",
@@ -157,14 +168,14 @@ static int run(const struct options *opts)
 		report_nothing_selected(opts, &mon);
 	} else if (opts->list) {
 		monitor_warn(&mon);
-		print_list(&mon);
+		print_list(&mon, metric_set_extended(&opts->metrics));
 		status = EXIT_OK;
 	} else {
 		monitor_warn(&mon);
 		report_start(&mon, opts->interval_us);
 		sampler_block_signals(); /* before NVTX can load a tool that starts threads */
 		emit_init();
-		struct sampler_config cfg = {opts->interval_us, opts->count, opts->print ? stdout : NULL};
+		struct sampler_config cfg = {opts->interval_us, opts->count, opts->print ? stdout : NULL, &opts->metrics};
 		status = sampler_run(&mon, &cfg);
 	}
 	monitor_free(&mon);

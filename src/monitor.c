@@ -24,7 +24,7 @@ int monitor_use_source(struct monitor *mon, enum source_kind kind, bool fake_tre
 	if (mon->src_open)
 		source_close(&mon->src);
 	struct source_env env = {mon->dir.fd, proc_net_dev != NULL ? proc_net_dev : SOURCE_PROC_NET_DEV, fake_tree,
-				 mon->interval_us};
+				 mon->interval_us, mon->counters | COUNTER_BYTES};
 	int rc = source_open(&mon->src, kind, &env);
 	mon->src_open = rc == 0;
 	mon->src_generation = mon->src.generation;
@@ -36,6 +36,12 @@ int monitor_use_source(struct monitor *mon, enum source_kind kind, bool fake_tre
 void monitor_set_interval(struct monitor *mon, uint64_t interval_us)
 {
 	mon->interval_us = interval_us;
+}
+
+void monitor_set_counters(struct monitor *mon, unsigned counters, bool speed)
+{
+	mon->counters = counters & COUNTER_ALL;
+	mon->speed = speed;
 }
 
 enum source_kind monitor_source(const struct monitor *mon)
@@ -97,10 +103,27 @@ static int read_ifindex(const struct monitor *mon, const char *name)
 	return (int)value;
 }
 
+#define MONITOR_SPEED_MAX_MBPS 1000000000ULL /* a petabit per second: anything above is garbage */
+
+/* The interface's <name>/speed in Mb/s, or 0 when unknown: -1 (what the kernel says when it does
+ * not know), absent (virtual interfaces), unreadable (EINVAL on a link that is down), 0 or garbage. */
+static double read_speed(const struct monitor *mon, const char *name)
+{
+	char buf[SYSFS_VALUE_MAX];
+	uint64_t value;
+	ssize_t n = iface_read_attr(&mon->dir, name, "speed", buf, sizeof buf);
+	if (n < 0 || sysfs_parse_u64(buf, (size_t)n, &value) != 0 || value > MONITOR_SPEED_MAX_MBPS)
+		return 0.0;
+	return (double)value;
+}
+
 /* Keep following the name, not the device: when the name now belongs to another device
- * (renamed away and re-created), drop the baseline; the source hears of the new ifindex. */
+ * (renamed away and re-created), drop the baseline; the source hears of the new ifindex. The
+ * speed, when asked for, is read again (a link renegotiates). */
 static void follow_name(struct monitor *mon, struct monitored_iface *entry)
 {
+	if (mon->speed)
+		entry->speed_mbps = read_speed(mon, entry->name);
 	int ifindex = read_ifindex(mon, entry->name);
 	if (ifindex == entry->ifindex)
 		return;
@@ -223,14 +246,15 @@ static void tick_one(struct monitored_iface *entry, const struct source_reading 
 		return;
 	}
 	if (entry->have_prev)
-		entry->valid = rate_compute(&entry->prev, &reading->counters, dt_s, &entry->rate);
+		entry->valid = rate_compute(&entry->prev, &reading->counters, dt_s, entry->speed_mbps, &entry->rate);
 	entry->prev = reading->counters;
 	entry->have_prev = true;
 }
 
 void monitor_tick(struct monitor *mon, double dt_s)
 {
-	mon->total = (struct rate){0.0, 0.0};
+	struct rate_total total;
+	rate_total_init(&total);
 	mon->total_valid = false;
 	bool read = mon->src_open && source_read(&mon->src, mon->readings) == 0;
 	for (size_t i = 0; i < mon->count; i++) {
@@ -238,10 +262,11 @@ void monitor_tick(struct monitor *mon, double dt_s)
 		bool have = read && entry->id < mon->readings_capacity;
 		tick_one(entry, have ? &mon->readings[entry->id] : NULL, dt_s);
 		if (entry->valid) {
-			rate_add(&mon->total, &entry->rate);
+			rate_total_add(&total, &entry->rate, entry->speed_mbps);
 			mon->total_valid = true;
 		}
 	}
+	rate_total_finish(&total, &mon->total);
 }
 
 size_t monitor_count(const struct monitor *mon)
@@ -252,6 +277,11 @@ size_t monitor_count(const struct monitor *mon)
 const char *monitor_name(const struct monitor *mon, size_t i)
 {
 	return mon->ifaces[i].name;
+}
+
+double monitor_speed(const struct monitor *mon, size_t i)
+{
+	return mon->ifaces[i].speed_mbps;
 }
 
 int monitor_names_present(struct monitor *mon, char ***names, size_t *count)

@@ -18,13 +18,15 @@ struct monitored_iface {
 	char name[IFACE_NAME_MAX];
 	size_t id;                   /* 0, 1, 2...: in order of first sight, never reused (entries stay);
 	                              * its slot in the source's readings */
-	struct counter_pair prev;    /* last good reading, the baseline for the next rate */
+	struct counter_set prev;     /* last good reading, the baseline for the next rate */
 	bool have_prev;              /* whether prev is usable */
 	uint64_t seen_scan;          /* number of the last rescan that listed it */
 	bool valid;                  /* whether this tick produced a rate */
 	struct rate rate;            /* this tick's rate, when valid */
 	int ifindex;                 /* <name>/ifindex at the last rescan (0: unknown); a change
 	                              * means the name now belongs to another device */
+	double speed_mbps;           /* <name>/speed in Mb/s at the last rescan, when asked for
+	                              * (monitor_set_counters()); 0: unknown (-1, absent, EINVAL) */
 };
 
 /* Things to tell the user once (bits of monitor.notes; the source has its own). */
@@ -41,7 +43,7 @@ struct monitor {
 	size_t listed;                        /* names the last listing had, selected or not */
 	unsigned notes, noted;                /* monitor_note bits raised, and already told */
 	bool total_valid;                     /* whether any interface had a rate this tick */
-	struct rate total;                    /* exact sum of this tick's valid rates */
+	struct rate total;                    /* exact sum of this tick's valid rates (rate_total) */
 	struct source src;                    /* where the counters come from */
 	bool src_open;                        /* whether src is open */
 	unsigned src_generation;              /* src.generation the baselines belong to */
@@ -50,6 +52,8 @@ struct monitor {
 	struct source_reading *readings;      /* this tick's, by id */
 	size_t readings_capacity;
 	uint64_t interval_us;                 /* the sampling interval, for auto (0: unknown) */
+	unsigned counters;                    /* COUNTER_BIT()s to read (the bytes always) */
+	bool speed;                           /* read each interface's speed at each rescan */
 };
 
 /* Start monitoring under sysfs_root with sel; -1 with a reason in err if class/net is unreadable. */
@@ -64,6 +68,11 @@ int monitor_use_source(struct monitor *mon, enum source_kind kind, bool fake_tre
 /* Tell the monitor the sampling interval (before monitor_use_source()): auto weighs what a
  * rescan costs against what a tick costs. */
 void monitor_set_interval(struct monitor *mon, uint64_t interval_us);
+
+/* Tell the monitor which counters to read besides the bytes (COUNTER_BIT()s) and whether to read
+ * each interface's <name>/speed at each rescan (for util); before monitor_use_source(). Without
+ * it: the bytes alone, no speed. */
+void monitor_set_counters(struct monitor *mon, unsigned counters, bool speed);
 
 /* The source in use. */
 enum source_kind monitor_source(const struct monitor *mon);
@@ -82,6 +91,10 @@ size_t monitor_count(const struct monitor *mon);
 
 /* Name of the i-th monitored interface, in name order (i < monitor_count()). */
 const char *monitor_name(const struct monitor *mon, size_t i);
+
+/* Link speed of the i-th monitored interface in Mb/s as the last rescan read it; 0 when unknown
+ * or not asked for (monitor_set_counters()). */
+double monitor_speed(const struct monitor *mon, size_t i);
 
 /* Every interface name present under class/net, selected or not, sorted; free them with
  * iface_names_free(); -1 on error. */

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <linux/if.h>
@@ -59,8 +60,26 @@ static int find_attr(const unsigned char *msg, size_t len, size_t head, unsigned
 	return rc;
 }
 
-/* RTM_NEWSTATS of len bytes at msg: call dump->stats with IFLA_STATS_LINK_64's byte counters
- * (none if the message has no such attribute); 0 or -EBADMSG. */
+/* The counters of an rtnl_link_stats64 of which size bytes came: the bytes, and the rest when
+ * the structure reaches rx_missed_errors, which COUNTER_RX_DROPPED adds in (as /proc/net/dev). */
+static struct counter_set stats_counters(const struct rtnl_link_stats64 *stats, size_t size)
+{
+	struct counter_set c = {.value = {[COUNTER_RX_BYTES] = stats->rx_bytes, [COUNTER_TX_BYTES] = stats->tx_bytes},
+				.have = COUNTER_BYTES};
+	if (size < offsetof(struct rtnl_link_stats64, rx_missed_errors) + sizeof stats->rx_missed_errors)
+		return c;
+	c.value[COUNTER_RX_PACKETS] = stats->rx_packets;
+	c.value[COUNTER_TX_PACKETS] = stats->tx_packets;
+	c.value[COUNTER_RX_ERRORS] = stats->rx_errors;
+	c.value[COUNTER_TX_ERRORS] = stats->tx_errors;
+	c.value[COUNTER_RX_DROPPED] = stats->rx_dropped + stats->rx_missed_errors;
+	c.value[COUNTER_TX_DROPPED] = stats->tx_dropped;
+	c.have = COUNTER_ALL;
+	return c;
+}
+
+/* RTM_NEWSTATS of len bytes at msg: call dump->stats with IFLA_STATS_LINK_64's counters (none
+ * if the message has no such attribute); 0 or -EBADMSG. */
 static int parse_stats(const struct nlparse_dump *dump, const unsigned char *msg, size_t len)
 {
 	const size_t head = NLMSG_LENGTH(NLMSG_ALIGN(sizeof(struct if_stats_msg)));
@@ -80,7 +99,8 @@ static int parse_stats(const struct nlparse_dump *dump, const unsigned char *msg
 	if (size < offsetof(struct rtnl_link_stats64, tx_bytes) + sizeof stats.tx_bytes)
 		return -EBADMSG;
 	memcpy(&stats, data, size < sizeof stats ? size : sizeof stats);
-	dump->stats(ifindex, &(struct counter_pair){.rx = stats.rx_bytes, .tx = stats.tx_bytes}, dump->ctx);
+	struct counter_set counters = stats_counters(&stats, size);
+	dump->stats(ifindex, &counters, dump->ctx);
 	return 0;
 }
 

@@ -12,8 +12,9 @@
 #define NLPARSE_MORE 0 /* the dump goes on in a later datagram */
 #define NLPARSE_DONE 1 /* NLMSG_DONE ended the dump without error */
 
-/* Called for each RTM_NEWSTATS message with its ifindex and its rx/tx byte counters. */
-typedef void nlparse_stats_fn(int ifindex, const struct counter_pair *counters, void *ctx);
+/* Called for each RTM_NEWSTATS message with its ifindex and its counters (the bytes, and the
+ * packets, errors and drops where the message's rtnl_link_stats64 is long enough to hold them). */
+typedef void nlparse_stats_fn(int ifindex, const struct counter_set *counters, void *ctx);
 
 /* Called for each RTM_NEWLINK message with its ifindex and its name (1..15 bytes, NUL-terminated). */
 typedef void nlparse_link_fn(int ifindex, const char *name, void *ctx);

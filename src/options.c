@@ -19,6 +19,7 @@ static const struct option long_options[] = {
 	{"count", required_argument, NULL, 'n'},
 	{"sysfs", required_argument, NULL, OPT_SYSFS},
 	{"source", required_argument, NULL, OPT_SOURCE},
+	{"metric", required_argument, NULL, 'm'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -35,25 +36,38 @@ static const char help_options[] =
 	"  -l, --list            print the interfaces that would be monitored, exit\n"
 	"  -p, --print           also write every sample as CSV to standard output\n"
 	"  -n, --count=N         stop after N samples (default: run until signalled)\n"
+	"  -m, --metric=NAME     also sample NAME, after rx and tx, in the order given;\n"
+	"                        repeat for more: packets (rx_packets, tx_packets,\n"
+	"                        packets/s), errors (rx_errors, tx_errors, errors/s),\n"
+	"                        drops (rx_dropped, tx_dropped, drops/s), util\n"
+	"                        (rx_util, tx_util: % of the link speed, from\n"
+	"                        <if>/speed; no value where it is unknown)\n"
 	"      --sysfs=DIR       read DIR/class/net instead of /sys/class/net\n"
 	"      --source=SOURCE   read the counters from netlink (RTM_GETSTATS), sysfs\n"
-	"                        (two files per interface), procfs (/proc/net/dev)\n"
-	"                        or auto (default: the cheapest for the selection,\n"
-	"                        netlink only where it lists sysfs's interfaces;\n"
-	"                        the files with --sysfs; procfs where sysfs has no\n"
-	"                        statistics folders)\n"
+	"                        (two files per interface, one more per counter -m\n"
+	"                        needs), procfs (/proc/net/dev) or auto (default:\n"
+	"                        the cheapest for the selection, netlink only where\n"
+	"                        it lists sysfs's interfaces; the files with\n"
+	"                        --sysfs; procfs where sysfs has no statistics\n"
+	"                        folders)\n"
 	"  -h, --help            display this help and exit\n"
 	"  -V, --version         output version information and exit\n";
 
 void options_help(FILE *f)
 {
 	fputs("Usage: kvikio_nic_nsys_plugin [OPTION]...\n"
-	      "Sample per-interface network bandwidth (rx and tx, MiB/s) and emit it as\n"
-	      "NVTX counters in the domain \"KvikIO NIC\" for the Nsight Systems timeline.\n"
+	      "Sample per-interface network bandwidth (rx and tx, MiB/s; with -m also\n"
+	      "packets, errors, drops and link utilization) and emit it as NVTX counters\n"
+	      "in the domain \"KvikIO NIC\" for the Nsight Systems timeline.\n"
 	      "\n",
 	      f);
 	fputs(help_options, f);
 	fputs("\n"
+	      "Is the 100 GbE link eth0 saturated during the checkpoint range? Check that\n"
+	      "its speed is known (--device=eth0 --list -m util prints eth0 100000Mb/s),\n"
+	      "profile with --enable=kvikio_nic,--device=eth0,-m,util,-m,drops and read\n"
+	      "tx_util (% of the link speed) across the checkpoint NVTX range.\n"
+	      "\n"
 	      "With nsys: nsys profile --enable=kvikio_nic[,OPTION]... (comma-separated).\n"
 	      "Stops on SIGTERM, SIGINT or SIGHUP after one last sample.\n"
 	      "\n"
@@ -71,7 +85,8 @@ void options_help(FILE *f)
 
 void options_usage_hint(FILE *f)
 {
-	fputs("Usage: kvikio_nic_nsys_plugin [-i USEC] [-d REGEX]... [-l] [-p] [-n N] [--sysfs DIR] [--source SOURCE]\n"
+	fputs("Usage: kvikio_nic_nsys_plugin [-i USEC] [-d REGEX]... [-l] [-p] [-n N] [-m NAME]... [--sysfs DIR] "
+	      "[--source SOURCE]\n"
 	      "Try 'kvikio_nic_nsys_plugin --help' for more information.\n",
 	      f);
 }
@@ -111,6 +126,19 @@ static enum options_action parse_source(const char *arg, struct options *opts, c
 		}
 	}
 	snprintf(err, OPTIONS_ERR_MAX, "invalid source '%s': expected auto, netlink, sysfs or procfs", arg);
+	return OPTIONS_ERROR;
+}
+
+/* Add a -m metric; OPTIONS_ERROR with a reason if it is unknown or given twice. */
+static enum options_action parse_metric(const char *arg, struct options *opts, char err[OPTIONS_ERR_MAX])
+{
+	int rc = metric_set_add(&opts->metrics, arg);
+	if (rc == 0)
+		return OPTIONS_RUN;
+	if (rc == -EEXIST)
+		snprintf(err, OPTIONS_ERR_MAX, "metric '%s' given twice", arg);
+	else
+		snprintf(err, OPTIONS_ERR_MAX, "invalid metric '%.64s': expected " METRIC_NAMES, arg);
 	return OPTIONS_ERROR;
 }
 
@@ -158,6 +186,8 @@ static enum options_action apply_option(int c, const char *arg, struct options *
 		return OPTIONS_ERROR;
 	case OPT_SOURCE:
 		return parse_source(arg, opts, err);
+	case 'm':
+		return parse_metric(arg, opts, err);
 	case 'l': opts->list = true; return OPTIONS_RUN;
 	case 'p': opts->print = true; return OPTIONS_RUN;
 	case 'h': return OPTIONS_HELP;
@@ -187,13 +217,14 @@ enum options_action options_parse(int argc, char **argv, struct options *opts,
 				  char err[OPTIONS_ERR_MAX])
 {
 	*opts = (struct options){.interval_us = OPTIONS_INTERVAL_DEFAULT_US, .sysfs = OPTIONS_DEFAULT_SYSFS};
+	metric_set_init(&opts->metrics);
 	err[0] = '\0';
 	opterr = 0;
 	optind = 0; /* full reset (glibc, musl): options_parse() may run more than once */
 	bool sysfs_given = false;
 	for (;;) {
 		int token_index = optind > 0 ? optind : 1; /* the token getopt is in, even mid-cluster ("-lx") */
-		int c = getopt_long(argc, argv, "+:i:d:lpn:hV", long_options, NULL);
+		int c = getopt_long(argc, argv, "+:i:d:lpn:m:hV", long_options, NULL);
 		if (c == -1)
 			break;
 		if (c == '?' || c == ':') {

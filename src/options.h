@@ -3,6 +3,8 @@
 #ifndef KN_OPTIONS_H
 #define KN_OPTIONS_H
 
+#include "metric.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -40,6 +42,7 @@ struct options {
 	enum options_source source; /* --source */
 	bool fake_tree;         /* --sysfs was given: auto reads the tree's files, never netlink
 	                         * (sysfs, or procfs where the tree has no statistics folders) */
+	struct metric_set metrics; /* -m: the fields after rx and tx, in the order given */
 };
 
 /* Parse argv into opts; on OPTIONS_ERROR, err holds a one-line reason. */

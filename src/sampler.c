@@ -111,9 +111,10 @@ static void register_new_groups(const struct monitor *mon, struct groups *groups
 
 /* Emit one tick: every group then total, to NVTX and (if asked) CSV; -1 on a CSV write error. */
 static int publish(const struct monitor *mon, const struct groups *groups, uint64_t total_group,
-		   FILE *csv, double time_s, double dt_s)
+		   const struct sampler_config *cfg, double time_s, double dt_s)
 {
 	int rc = 0;
+	FILE *csv = cfg->csv;
 	for (size_t i = 0; i < mon->count; i++) {
 		const struct monitored_iface *entry = &mon->ifaces[i];
 		if (entry->id >= groups->registered)
@@ -123,14 +124,14 @@ static int publish(const struct monitor *mon, const struct groups *groups, uint6
 		else
 			emit_no_value(groups->by_id[entry->id]);
 		if (csv != NULL && rc == 0)
-			rc = csv_row(csv, time_s, dt_s, entry->name, entry->valid ? &entry->rate : NULL);
+			rc = csv_row(csv, time_s, dt_s, entry->name, entry->valid ? &entry->rate : NULL, cfg->metrics);
 	}
 	if (mon->total_valid)
 		emit_sample(total_group, &mon->total);
 	else
 		emit_no_value(total_group);
 	if (csv != NULL && rc == 0)
-		rc = csv_row(csv, time_s, dt_s, EMIT_TOTAL_GROUP, mon->total_valid ? &mon->total : NULL);
+		rc = csv_row(csv, time_s, dt_s, EMIT_TOTAL_GROUP, mon->total_valid ? &mon->total : NULL, cfg->metrics);
 	return (csv != NULL && rc == 0) ? csv_flush(csv) : rc;
 }
 
@@ -174,7 +175,7 @@ static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, st
 		}
 		double dt_s = (double)(now - prev) / (double)NS_PER_S;
 		monitor_tick(mon, dt_s);
-		if (publish(mon, groups, total_group, cfg->csv, (double)(now - start) / (double)NS_PER_S, dt_s) != 0)
+		if (publish(mon, groups, total_group, cfg, (double)(now - start) / (double)NS_PER_S, dt_s) != 0)
 			return output_failed();
 		prev = now;
 		if (stopping || ticks == cfg->count)
@@ -188,11 +189,12 @@ static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, st
 int sampler_run(struct monitor *mon, const struct sampler_config *cfg)
 {
 	struct groups groups = {0};
+	emit_configure(cfg->metrics);
 	register_new_groups(mon, &groups);
 	const uint64_t total_group = emit_register_group(EMIT_TOTAL_GROUP);
 	uint64_t skipped = 0;
 	int status;
-	if (cfg->csv != NULL && (csv_header(cfg->csv) != 0 || csv_flush(cfg->csv) != 0))
+	if (cfg->csv != NULL && (csv_header(cfg->csv, cfg->metrics) != 0 || csv_flush(cfg->csv) != 0))
 		status = output_failed();
 	else
 		status = sample_loop(mon, cfg, &groups, total_group, &skipped);

@@ -3,6 +3,7 @@
 #ifndef KN_SAMPLER_H
 #define KN_SAMPLER_H
 
+#include "metric.h"
 #include "monitor.h"
 
 #include <stdint.h>
@@ -12,6 +13,7 @@ struct sampler_config {
 	uint64_t interval_us; /* time between ticks */
 	uint64_t count;       /* stop after this many ticks; 0 = until a stop signal */
 	FILE *csv;            /* --print destination, or NULL */
+	const struct metric_set *metrics; /* the fields of every sample (-m) */
 };
 
 /* Make SIGTERM, SIGINT and SIGHUP end the program at once with status 0, and ignore SIGPIPE.

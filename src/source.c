@@ -5,6 +5,7 @@
 #include "source.h"
 
 #include "cost.h"
+#include "counters.h"
 #include "message.h"
 #include "source_netlink.h"
 #include "source_procfs.h"
@@ -87,11 +88,11 @@ static enum source_kind kind_of(enum cost_way way)
 }
 
 /* What the source of kind costs per tick (netlink: its cheaper way and its proof), for selected
- * of listed at interval_us. */
-static double kind_cost(enum source_kind kind, size_t selected, size_t listed, double interval_us)
+ * of listed at interval_us, sysfs reading files files per interface. */
+static double kind_cost(enum source_kind kind, size_t selected, size_t listed, double interval_us, unsigned files)
 {
 	if (kind == SOURCE_SYSFS)
-		return cost_ns(COST_SYSFS, selected, listed);
+		return cost_ns_files(COST_SYSFS, selected, listed, files);
 	if (kind == SOURCE_PROCFS)
 		return cost_ns(COST_PROCFS, selected, listed);
 	double dump = cost_ns(COST_DUMP, selected, listed), get = cost_ns(COST_GET, selected, listed);
@@ -132,7 +133,8 @@ static void try_netlink(struct source *src, const struct source_iface *ifaces, s
 	}
 }
 
-/* Auto: the source to read this selection with, by the cost model (cost.c). Before netlink has
+/* Auto: the source to read this selection with, by the cost model (cost.c, with as many sysfs
+ * files per interface as the chosen counters need). Before netlink has
  * proven the namespace the candidates are the files in use and, if allowed, netlink; after, every
  * source (they all read the same kernel counters). After the first choice, only a way cheaper by
  * COST_HYSTERESIS replaces the one in use, so that a wavering listing does not make it flap. */
@@ -148,11 +150,12 @@ static enum source_kind auto_choice(struct source *src, const struct source_ifac
 	else if (src->netlink_allowed)
 		ways |= COST_BIT(COST_DUMP) | COST_BIT(COST_GET);
 	double iv = src->env.interval_us > 0 ? (double)src->env.interval_us : SOURCE_INTERVAL_DEFAULT_US;
-	enum source_kind want = kind_of(cost_cheapest(ways, selected, listed, iv));
+	unsigned files = counters_files_needed(src->env.counters);
+	enum source_kind want = kind_of(cost_cheapest_files(ways, selected, listed, iv, files));
 	bool first = !src->chosen;
 	src->chosen = true;
 	if (want != now && !first &&
-	    kind_cost(now, selected, listed, iv) < COST_HYSTERESIS * kind_cost(want, selected, listed, iv))
+	    kind_cost(now, selected, listed, iv, files) < COST_HYSTERESIS * kind_cost(want, selected, listed, iv, files))
 		return now;
 	return want;
 }

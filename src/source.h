@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* source: where the byte counters come from, behind one small interface. The monitor lists the
+/* source: where the counters come from, behind one small interface. The monitor lists the
  * interfaces (<sysfs>/class/net) and decides which are selected; it tells the source the selected
  * set at each rescan and asks it, at each tick, for every selected slot's counters, each slot
  * failing alone. It never asks which source it talks to. One file per source:
@@ -25,7 +25,7 @@ enum source_kind {
 	SOURCE_AUTO,    /* the cheapest by the cost model (netlink only where it proves the
 	                 * namespace), else the files; never netlink on a fake tree (--sysfs) */
 	SOURCE_NETLINK, /* RTM_GETSTATS */
-	SOURCE_SYSFS,   /* <iface>/statistics/{rx,tx}_bytes */
+	SOURCE_SYSFS,   /* <iface>/statistics/{rx,tx}_bytes and the files the metrics need */
 	SOURCE_PROCFS,  /* /proc/net/dev */
 };
 
@@ -39,7 +39,7 @@ struct source_iface {
 
 /* One slot's counters this tick. */
 struct source_reading {
-	struct counter_pair counters;
+	struct counter_set counters; /* counters.have: those read (the byte counters at least) */
 	int rc; /* 0, or -errno: no reading (the slot's baseline is dropped) */
 };
 
@@ -78,6 +78,8 @@ struct source_env {
 	const char *proc_net_dev; /* the file procfs reads: /proc/net/dev, or the test's */
 	bool fake_tree;           /* --sysfs: the tree is not the kernel's; auto never takes netlink */
 	unsigned long long interval_us; /* the sampling interval, for auto's cost model (0: unknown) */
+	unsigned counters;        /* COUNTER_BIT()s to read (the byte counters always); sources that
+	                           * get every counter at no extra cost may give more */
 };
 
 #define SOURCE_INTERVAL_DEFAULT_US 20000.0 /* what auto assumes when it is not told */

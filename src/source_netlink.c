@@ -15,7 +15,7 @@
 struct nl_slot {
 	int ifindex;                /* 0: unknown, or forgotten after a complete dump lacked it */
 	bool dumped;                /* whether this tick's dump listed it */
-	struct counter_pair dump;   /* its counters in this tick's dump */
+	struct counter_set dump;    /* its counters in this tick's dump */
 	bool linked;                /* the rescan's link dump has it at ifindex */
 };
 
@@ -193,7 +193,7 @@ static int nl_select(struct source *src, const struct source_iface *ifaces, size
 }
 
 /* Dump callback: keep the counters of a selected ifindex. */
-static void dump_one(int ifindex, const struct counter_pair *counters, void *ctx)
+static void dump_one(int ifindex, const struct counter_set *counters, void *ctx)
 {
 	struct nl_state *st = ctx;
 	size_t lo = 0, hi = st->nbyindex;

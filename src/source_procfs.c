@@ -15,8 +15,16 @@
 #define PROCFS_LINE_MAX 512    /* bytes of one interface line at most: name, 16 counters of 20 digits */
 #define PROCFS_PAGE 4096       /* the least a seq_file read gives when more lines follow */
 #define PROCFS_LINES_SPARE 16  /* lines of room beyond the listing's, for newcomers between rescans */
-#define PROCFS_RX_FIELD 0      /* receive bytes: the first number after "name:" */
-#define PROCFS_TX_FIELD 8      /* transmit bytes: the ninth */
+#define PROCFS_TX_FIELD 8      /* transmit bytes: the ninth number after "name:" */
+#define PROCFS_FIELDS 12       /* the numbers read: each direction's bytes, packets, errs, drop */
+
+/* The counter each of the first PROCFS_FIELDS numbers is (-1: not read). The kernel's "drop" of
+ * the receive side is rx_dropped + rx_missed_errors: COUNTER_RX_DROPPED as the other sources
+ * make it. */
+static const int procfs_counter[PROCFS_FIELDS] = {
+	COUNTER_RX_BYTES, COUNTER_RX_PACKETS, COUNTER_RX_ERRORS, COUNTER_RX_DROPPED, -1, -1, -1, -1,
+	COUNTER_TX_BYTES, COUNTER_TX_PACKETS, COUNTER_TX_ERRORS, COUNTER_TX_DROPPED,
+};
 
 /* A selected, present slot by name. */
 struct procfs_name {
@@ -57,7 +65,7 @@ static bool parse_field(const char **p, const char *end, uint64_t *out)
 
 /* Parse one line (without its newline); true and the name and counters if it is an interface's. */
 static bool parse_line(const char *line, const char *end, const char **name, size_t *len,
-		       struct counter_pair *counters)
+		       struct counter_set *counters)
 {
 	while (line < end && *line == ' ')
 		line++;
@@ -66,13 +74,18 @@ static bool parse_line(const char *line, const char *end, const char **name, siz
 		return false; /* a header, or no name the kernel could give */
 	const char *p = colon + 1;
 	uint64_t value;
-	for (int field = 0; field <= PROCFS_TX_FIELD; field++) {
-		if (!parse_field(&p, end, &value))
-			return false;
-		if (field == PROCFS_RX_FIELD)
-			counters->rx = value;
-		else if (field == PROCFS_TX_FIELD)
-			counters->tx = value;
+	counters->have = 0;
+	for (int field = 0; field < PROCFS_FIELDS; field++) {
+		if (!parse_field(&p, end, &value)) {
+			if (field <= PROCFS_TX_FIELD)
+				return false;
+			break; /* the bytes are there: the rest is no value */
+		}
+		int k = procfs_counter[field];
+		if (k >= 0) {
+			counters->value[k] = value;
+			counters->have |= COUNTER_BIT(k);
+		}
 	}
 	*name = line;
 	*len = (size_t)(colon - line);
@@ -88,7 +101,7 @@ size_t procfs_parse(const char *text, size_t len, procfs_line_fn *fn, void *ctx)
 		const char *line_end = nl != NULL ? nl : end;
 		const char *name;
 		size_t name_len;
-		struct counter_pair counters;
+		struct counter_set counters;
 		if (parse_line(p, line_end, &name, &name_len, &counters)) {
 			fn(name, name_len, &counters, ctx);
 			lines++;
@@ -132,7 +145,7 @@ static int procfs_select(struct source *src, const struct source_iface *ifaces, 
 }
 
 /* Parse callback: the counters of a selected name go to its slot. */
-static void line_one(const char *name, size_t len, const struct counter_pair *counters, void *ctx)
+static void line_one(const char *name, size_t len, const struct counter_set *counters, void *ctx)
 {
 	struct procfs_state *st = ctx;
 	size_t lo = 0, hi = st->nnames;

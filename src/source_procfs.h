@@ -10,8 +10,9 @@
 
 #include <stddef.h>
 
-/* Called for each interface line: its name (len bytes, not NUL-terminated) and byte counters. */
-typedef void procfs_line_fn(const char *name, size_t len, const struct counter_pair *counters, void *ctx);
+/* Called for each interface line: its name (len bytes, not NUL-terminated) and counters (the
+ * bytes; packets, errs and drop of each direction where the line has them). */
+typedef void procfs_line_fn(const char *name, size_t len, const struct counter_set *counters, void *ctx);
 
 /* Parse the text of /proc/net/dev (len bytes, need not be NUL-terminated); call fn for every
  * well-formed interface line, skip the headers and malformed lines; returns the lines given to fn. */

@@ -27,7 +27,8 @@ struct sysfs_slot {
 struct sysfs_state {
 	struct sysfs_slot *slots; /* by id */
 	size_t nslots, capacity;
-	size_t held;              /* slots holding their two files */
+	size_t held;              /* slots holding their files */
+	unsigned per_slot;        /* files each slot holds: 2 for the byte counters, more for metrics */
 	struct rlimit fds;        /* RLIMIT_NOFILE as it stands (soft raised as needed) */
 };
 
@@ -54,16 +55,16 @@ static int grow(struct sysfs_state *st, size_t n)
 /* Close the slot's held files, if it holds them. */
 static void release(struct sysfs_state *st, struct sysfs_slot *slot)
 {
-	if (slot->files.rx_fd >= 0)
+	if (counters_held(&slot->files))
 		st->held--;
 	counters_close(&slot->files);
 }
 
-/* Raise the soft open-file limit so that n interfaces' two files each fit beside the margin,
- * no further than needed and never above the hard limit. */
+/* Raise the soft open-file limit so that n interfaces' files each fit beside the margin, no
+ * further than needed and never above the hard limit. */
 static void reserve_fds(struct sysfs_state *st, size_t n)
 {
-	rlim_t need = (rlim_t)n * 2 + SYSFS_FD_MARGIN;
+	rlim_t need = (rlim_t)n * st->per_slot + SYSFS_FD_MARGIN;
 	if (st->fds.rlim_cur == RLIM_INFINITY || need <= st->fds.rlim_cur || st->fds.rlim_cur >= st->fds.rlim_max)
 		return;
 	struct rlimit raised = {need < st->fds.rlim_max ? need : st->fds.rlim_max, st->fds.rlim_max};
@@ -77,11 +78,11 @@ static void reserve_fds(struct sysfs_state *st, size_t n)
  * margin stays free), read them per tick instead (SOURCE_NOTE_FDS). */
 static void hold_files(struct source *src, struct sysfs_state *st, struct sysfs_slot *slot)
 {
-	if (slot->files.rx_fd >= 0)
+	if (counters_held(&slot->files))
 		return;
 	bool room = st->fds.rlim_cur == RLIM_INFINITY ||
-		    (rlim_t)(st->held + 1) * 2 + SYSFS_FD_MARGIN <= st->fds.rlim_cur;
-	int rc = room ? counters_open(&slot->files, src->env.classnet_fd, slot->name) : -EMFILE;
+		    (rlim_t)(st->held + 1) * st->per_slot + SYSFS_FD_MARGIN <= st->fds.rlim_cur;
+	int rc = room ? counters_open(&slot->files, src->env.classnet_fd, slot->name, src->env.counters) : -EMFILE;
 	if (rc == 0)
 		st->held++;
 	slot->per_tick = rc == -EMFILE || rc == -ENFILE;
@@ -121,12 +122,12 @@ static void sysfs_read(struct source *src, struct source_reading *readings)
 	for (size_t id = 0; id < st->nslots; id++) {
 		struct sysfs_slot *slot = &st->slots[id];
 		struct source_reading *out = &readings[id];
-		if (slot->files.rx_fd >= 0) {
+		if (counters_held(&slot->files)) {
 			out->rc = counters_read(&slot->files, &out->counters);
 			if (out->rc != 0)
 				release(st, slot);
 		} else if (slot->per_tick) {
-			out->rc = counters_read_at(src->env.classnet_fd, slot->name, &out->counters);
+			out->rc = counters_read_at(src->env.classnet_fd, slot->name, src->env.counters, &out->counters);
 		} else {
 			out->rc = -EBADF;
 		}
@@ -154,9 +155,9 @@ static void sysfs_warn(struct source *src, unsigned fresh)
 	char soft[32], hard[32];
 	format_limit(soft, sizeof soft, st->fds.rlim_cur);
 	format_limit(hard, sizeof hard, st->fds.rlim_max);
-	message_print("open file limit %s (hard %s) too low to hold 2 files per interface: %zu of %zu "
+	message_print("open file limit %s (hard %s) too low to hold %u files per interface: %zu of %zu "
 		      "interfaces are read by opening their files at each sample (slower)",
-		      soft, hard, n, st->nslots);
+		      soft, hard, st->per_slot, n, st->nslots);
 }
 
 /* Close every held file and free the state. */
@@ -185,6 +186,7 @@ int source_sysfs_open(struct source *src)
 		return -ENOMEM;
 	if (getrlimit(RLIMIT_NOFILE, &st->fds) != 0)
 		st->fds = (struct rlimit){RLIM_INFINITY, RLIM_INFINITY}; /* nothing to raise */
+	st->per_slot = counters_files_needed(src->env.counters);
 	src->ops = &sysfs_ops;
 	src->state = st;
 	return 0;

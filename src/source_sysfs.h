@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* source_sysfs: each selected interface's statistics/{rx,tx}_bytes, held open and re-read with
- * pread. The soft open-file limit is raised as far as the held files need, up to the hard one;
- * the interfaces whose files still do not fit are read by opening them at each tick
- * (SOURCE_NOTE_FDS). A failed read closes the files until the next rescan re-opens them. */
+/* source_sysfs: each selected interface's statistics/{rx,tx}_bytes (and the files the chosen
+ * metrics need: counters.h), held open and re-read with pread. The soft open-file limit is raised
+ * as far as the held files need, up to the hard one; the interfaces whose files still do not fit
+ * are read by opening them at each tick (SOURCE_NOTE_FDS). A failed read closes the files until
+ * the next rescan re-opens them. */
 #ifndef KN_SOURCE_SYSFS_H
 #define KN_SOURCE_SYSFS_H
 

@@ -584,7 +584,10 @@ static const struct rec_schema *schema_find_locked(uint64_t domain, uint64_t id)
     return NULL;
 }
 
-/* Logs the schema_entry lines of a schema registration; caller holds g.lock. */
+static void line_semantics(struct line *l, const nvtxSemanticsHeader_t *s);
+
+/* Logs the schema_entry lines of a schema registration (an entry's own semantics, when it has
+ * some, as unit/semantic/cflags/scale); caller holds g.lock. */
 static void schema_log_entries(uint64_t id, const nvtxPayloadSchemaEntry_t *entries, size_t n)
 {
     struct line l;
@@ -597,6 +600,8 @@ static void schema_log_entries(uint64_t id, const nvtxPayloadSchemaEntry_t *entr
         line_u64(&l, "type", entries[i].type);
         line_u64(&l, "offset", entries[i].offset);
         line_str(&l, "description", entries[i].description);
+        if (entries[i].semantics)
+            line_semantics(&l, entries[i].semantics);
         line_emit(&l);
     }
 }

@@ -105,12 +105,20 @@ static bool expect_rec(const struct reclog_rec *rec, const char *what)
     return false;
 }
 
-/* Registers the plugin's schema: rx/tx doubles, counter group, static size 16. */
+/* Registers the plugin's schema: rx/tx doubles, counter group, static size 16; tx carries
+ * counter semantics of its own (as the plugin's entries do with -m), rx none. */
 static uint64_t register_schema(nvtxDomainHandle_t dom)
 {
+    static const nvtxSemanticsCounter_t tx_unit = {
+        .header = { .structSize = sizeof(nvtxSemanticsCounter_t), .semanticId = NVTX_SEMANTIC_ID_COUNTERS_V1,
+                    .version = NVTX_COUNTER_SEMANTIC_VERSION },
+        .unit = "packets/s",
+        .unitScaleNumerator = 1,
+        .unitScaleDenominator = 1,
+    };
     static const nvtxPayloadSchemaEntry_t entries[] = {
         { 0, NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE, "rx", "Receive rate", 0, 0, NULL, NULL },
-        { 0, NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE, "tx", "Transmit rate", 0, 8, NULL, NULL },
+        { 0, NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE, "tx", "Transmit rate", 0, 8, &tx_unit.header, NULL },
     };
     nvtxPayloadSchemaAttr_t attr = {
         .fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE
@@ -210,12 +218,17 @@ static void check_registration(const struct reclog *log, const struct run_ids *i
         expect_u64(r, "type", NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE);
         expect_u64(r, "offset", 0);
         expect_str(r, "description", "Receive rate");
+        if (reclog_get(r, "unit") || reclog_get(r, "semantic"))
+            fail("schema_entry without semantics has unit/semantic", r);
     }
     r = reclog_find(log, "schema_entry", "name", "tx");
     if (expect_rec(r, "schema_entry tx")) {
         expect_u64(r, "index", 1);
         expect_u64(r, "offset", 8);
         expect_str(r, "description", "Transmit rate");
+        expect_str(r, "unit", "packets/s");
+        expect_u64(r, "semantic", NVTX_SEMANTIC_ID_COUNTERS_V1);
+        expect_str(r, "scale", "1/1");
     }
 }
 

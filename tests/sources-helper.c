@@ -6,9 +6,12 @@
  *                                          (AF_PACKET, local experimental ethertype: no IP at all)
  *   sources-helper read SOURCE IFACE        print IFACE's "rx tx" byte counters read by the
  *                                          monitor with SOURCE (sysfs, netlink or procfs)
+ *   sources-helper counters SOURCE IFACE    print all of IFACE's counters, in enum counter_kind order
+ *                                          (bytes, packets, errors, drops; rx then tx each)
  *   sources-helper compare MODE REGEX...    read every interface matching a REGEX with every
  *                                          source, sysfs / netlink / procfs / sysfs, and check that
- *                                          the netlink and procfs values lie between the two sysfs
+ *                                          every counter's (bytes, packets, errors, drops) netlink
+ *                                          and procfs values lie between the two sysfs
  *                                          ones; MODE "exact" also needs an attempt where nothing
  *                                          moved and all three agree; "moving" needs a counter
  *                                          that moved
@@ -90,6 +93,7 @@ static int open_monitor(struct monitor *mon, struct iface_selector *sel, enum so
 		fprintf(stderr, "sources-helper: %s\n", err);
 		return -1;
 	}
+	monitor_set_counters(mon, COUNTER_ALL, false);
 	int rc = monitor_use_source(mon, kind, false, NULL);
 	if (rc != 0)
 		fprintf(stderr, "sources-helper: source refused: %s\n", strerror(-rc));
@@ -101,7 +105,19 @@ static int open_monitor(struct monitor *mon, struct iface_selector *sel, enum so
 	return 0;
 }
 
-/* Print the counters of the one interface matching regex, read with source; the exit status. */
+/* The source named name (sysfs when it is none of the others). */
+static enum source_kind source_of(const char *name)
+{
+	return strcmp(name, "netlink") == 0 ? SOURCE_NETLINK : strcmp(name, "procfs") == 0 ? SOURCE_PROCFS : SOURCE_SYSFS;
+}
+
+/* The counters' names, for messages. */
+static const char *const counter_names[COUNTER_KINDS] = {
+	"rx_bytes", "tx_bytes", "rx_packets", "tx_packets", "rx_errors", "tx_errors",
+	"rx_dropped+rx_missed_errors", "tx_dropped",
+};
+
+/* Print the byte counters of the one interface matching regex, read with source; the exit status. */
 static int cmd_read(const char *source, const char *regex)
 {
 	struct iface_selector sel;
@@ -110,17 +126,41 @@ static int cmd_read(const char *source, const char *regex)
 	if (iface_selector_init(&sel, &regex, 1, err) != 0)
 		return 2;
 	int status = 1;
-	enum source_kind kind = strcmp(source, "netlink") == 0 ? SOURCE_NETLINK
-				: strcmp(source, "procfs") == 0 ? SOURCE_PROCFS
-								: SOURCE_SYSFS;
-	if (open_monitor(&mon, &sel, kind) == 0) {
+	if (open_monitor(&mon, &sel, source_of(source)) == 0) {
 		monitor_tick(&mon, 0.0);
 		const struct monitored_iface *entry = &mon.ifaces[0];
 		if (mon.count == 1 && entry->have_prev) {
-			printf("%" PRIu64 " %" PRIu64 "\n", entry->prev.rx, entry->prev.tx);
+			printf("%" PRIu64 " %" PRIu64 "\n", entry->prev.value[COUNTER_RX_BYTES], entry->prev.value[COUNTER_TX_BYTES]);
 			status = 0;
 		} else {
 			fprintf(stderr, "sources-helper: %zu interfaces, or no reading\n", mon.count);
+		}
+		monitor_free(&mon);
+	}
+	iface_selector_free(&sel);
+	return status;
+}
+
+/* Print the counters (in enum counter_kind order) of the one interface matching regex, read with
+ * source; the exit status. */
+static int cmd_counters(const char *source, const char *regex)
+{
+	struct iface_selector sel;
+	struct monitor mon;
+	char err[IFACE_ERR_MAX];
+	if (iface_selector_init(&sel, &regex, 1, err) != 0)
+		return 2;
+	int status = 1;
+	if (open_monitor(&mon, &sel, source_of(source)) == 0) {
+		monitor_tick(&mon, 0.0);
+		const struct monitored_iface *entry = &mon.ifaces[0];
+		if (mon.count == 1 && entry->have_prev && entry->prev.have == COUNTER_ALL) {
+			for (int k = 0; k < COUNTER_KINDS; k++)
+				printf("%s%" PRIu64, k ? " " : "", entry->prev.value[k]);
+			printf("\n");
+			status = 0;
+		} else {
+			fprintf(stderr, "sources-helper: %zu interfaces, or not every counter read\n", mon.count);
 		}
 		monitor_free(&mon);
 	}
@@ -152,7 +192,8 @@ static void check_counter(const char *name, const char *what, uint64_t s1, uint6
 static bool same_reading(const struct monitor *a, const struct monitor *b, size_t i)
 {
 	const struct monitored_iface *x = &a->ifaces[i], *y = &b->ifaces[i];
-	return x->have_prev && y->have_prev && strcmp(x->name, y->name) == 0;
+	return x->have_prev && y->have_prev && x->prev.have == COUNTER_ALL && y->prev.have == COUNTER_ALL &&
+	       strcmp(x->name, y->name) == 0;
 }
 
 /* One attempt: tick sysfs, netlink, procfs, sysfs, then compare every interface. */
@@ -160,7 +201,7 @@ static struct tally compare_once(struct monitor *sys, struct monitor *nl, struct
 {
 	struct tally t = {false, false};
 	monitor_tick(sys, 0.0);
-	struct counter_pair *before = calloc(sys->count, sizeof *before);
+	struct counter_set *before = calloc(sys->count, sizeof *before);
 	for (size_t i = 0; before != NULL && i < sys->count; i++)
 		before[i] = sys->ifaces[i].prev;
 	monitor_tick(nl, 0.0);
@@ -174,8 +215,9 @@ static struct tally compare_once(struct monitor *sys, struct monitor *nl, struct
 			t.broken = true;
 			continue;
 		}
-		check_counter(s->name, "rx", before[i].rx, n->prev.rx, p->prev.rx, s->prev.rx, &t);
-		check_counter(s->name, "tx", before[i].tx, n->prev.tx, p->prev.tx, s->prev.tx, &t);
+		for (int k = 0; k < COUNTER_KINDS; k++)
+			check_counter(s->name, counter_names[k], before[i].value[k], n->prev.value[k], p->prev.value[k],
+				      s->prev.value[k], &t);
 	}
 	t.broken |= before == NULL;
 	free(before);
@@ -238,9 +280,11 @@ int main(int argc, char **argv)
 		return cmd_send(argv[2], parse_count(argv[3]), parse_count(argv[4]));
 	if (argc == 4 && strcmp(argv[1], "read") == 0)
 		return cmd_read(argv[2], argv[3]);
+	if (argc == 4 && strcmp(argv[1], "counters") == 0)
+		return cmd_counters(argv[2], argv[3]);
 	if (argc >= 4 && strcmp(argv[1], "compare") == 0)
 		return cmd_compare(argv[2], (const char *const *)argv + 3, (size_t)argc - 3);
-	fprintf(stderr, "usage: sources-helper send IFACE COUNT SIZE | read SOURCE IFACE |"
+	fprintf(stderr, "usage: sources-helper send IFACE COUNT SIZE | read SOURCE IFACE | counters SOURCE IFACE |"
 			" compare exact|moving REGEX...\n");
 	return 2;
 }

@@ -59,6 +59,19 @@ START_TEST(proof_weighs_on_slow_rates)
 }
 END_TEST
 
+START_TEST(sysfs_scales_with_its_files)
+{
+	ck_assert(cost_ns_files(COST_SYSFS, 10, 20, 4) == 2.0 * cost_ns(COST_SYSFS, 10, 20)); /* -m packets */
+	ck_assert(cost_ns_files(COST_SYSFS, 10, 20, COST_SYSFS_FILES) == cost_ns(COST_SYSFS, 10, 20));
+	for (int way = COST_DUMP; way < COST_WAYS; way++) /* the others read every counter anyway */
+		ck_assert(cost_ns_files((enum cost_way)way, 10, 20, 9) == cost_ns((enum cost_way)way, 10, 20));
+	unsigned files = COST_BIT(COST_SYSFS) | COST_BIT(COST_PROCFS);
+	ck_assert_int_eq(cost_cheapest_files(files, 4, 4, 20000.0, 2), COST_SYSFS);
+	ck_assert_int_eq(cost_cheapest_files(files, 4, 4, 20000.0, 8), COST_PROCFS); /* eight files cost more */
+	ck_assert_int_eq(cost_cheapest(files, 4, 4, 20000.0), COST_SYSFS);
+}
+END_TEST
+
 /* The cost suite. */
 static Suite *cost_suite(void)
 {
@@ -68,6 +81,7 @@ static Suite *cost_suite(void)
 	testutil_add(s, "all_of_many_is_a_dump", all_of_many_is_a_dump, NULL, NULL);
 	testutil_add(s, "mask_limits_the_choice", mask_limits_the_choice, NULL, NULL);
 	testutil_add(s, "proof_weighs_on_slow_rates", proof_weighs_on_slow_rates, NULL, NULL);
+	testutil_add(s, "sysfs_scales_with_its_files", sysfs_scales_with_its_files, NULL, NULL);
 	return s;
 }
 

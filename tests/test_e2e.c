@@ -851,6 +851,322 @@ START_TEST(nsys_spellings)
 }
 END_TEST
 
+/* ---- -m: fields, units and values ---------------------------------------------------------- */
+
+#define M_FIELDS 10
+#define M_IFACES 5
+#define M_COUNTERS 7 /* statistics files beside the bytes: 6 counters and rx_missed_errors */
+
+/* The -m order of the metric tests, and the fields, units and CSV columns it makes. */
+static const char *const m_args[] = {"-m", "util", "-m", "drops", "--metric=packets", "-m", "errors"};
+static const char *const m_fields[M_FIELDS] = {"rx", "tx", "rx_util", "tx_util", "rx_dropped", "tx_dropped",
+					       "rx_packets", "tx_packets", "rx_errors", "tx_errors"};
+static const char *const m_units[M_FIELDS] = {"MiB/s", "MiB/s", "%", "%", "drops/s", "drops/s",
+					      "packets/s", "packets/s", "errors/s", "errors/s"};
+static const char *const m_columns[M_FIELDS] = {"rx_MiB_s", "tx_MiB_s", "rx_util_pct", "tx_util_pct",
+						"rx_dropped_s", "tx_dropped_s", "rx_packets_s", "tx_packets_s",
+						"rx_errors_s", "tx_errors_s"};
+static const char *const m_counters[M_COUNTERS] = {"rx_packets", "tx_packets", "rx_errors", "tx_errors",
+						   "rx_dropped", "tx_dropped", "rx_missed_errors"};
+
+/* An interface of the metric tests: its byte counters, the others, which files it has. */
+struct m_if {
+	struct fake_if bytes;
+	uint64_t c[M_COUNTERS]; /* by m_counters */
+	bool has[M_COUNTERS];
+	const char *speed;      /* the speed file's text; NULL: none; "dir": a folder (unreadable) */
+};
+
+/* One sample of a metric run: its group and fields (NaN: no value), and the tick's interval. */
+struct m_obs {
+	const char *name;
+	double v[M_FIELDS];
+	double dt;
+};
+
+/* Add a metric interface to the fake tree: its bytes, its counter files, its speed. */
+static void m_add(struct m_if *f)
+{
+	fake_add(&f->bytes, "up", 0x1003);
+	for (int k = 0; k < M_COUNTERS; k++)
+		if (f->has[k])
+			fake_iface_counter(f->bytes.name, m_counters[k], f->c[k]);
+	if (f->speed != NULL && strcmp(f->speed, "dir") == 0) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/class/net/%s/speed", sysfs_root, f->bytes.name);
+		ck_assert_int_eq(mkdir(path, 0755), 0);
+	} else if (f->speed != NULL) {
+		fake_iface_write(f->bytes.name, "speed", f->speed);
+	}
+}
+
+/* Add about want to counter k of f (carry-free, as fake_advance() does for bytes). */
+static void m_advance(struct m_if *f, int k, uint64_t want)
+{
+	uint64_t a = carry_free(f->c[k], want);
+	ck_assert_msg(a > 0, "fixture: counter saturated");
+	f->c[k] += a;
+	fake_iface_counter(f->bytes.name, m_counters[k], f->c[k]);
+}
+
+/* The amount added to a metric counter k in round j: one digit at a position of its own per round,
+ * so that no digit saturates (see carry_free()). */
+static uint64_t m_step(int j, int k)
+{
+	uint64_t v = (uint64_t)(1 + (j + k) % 4);
+	for (int d = 0; d < (j * 5 + k) % 6; d++)
+		v *= 10;
+	return v;
+}
+
+/* Parse one logged field: NaN for "nan"/"-nan" (no value), else the exact double. */
+static double m_value(const struct reclog_rec *rec, const char *key)
+{
+	return is_nan_text(reclog_get(rec, key)) ? NAN : get_double(rec, key);
+}
+
+/* Assert the schema with id: 10 doubles in the -m order, each with counter semantics of its unit. */
+static void m_check_schema(const struct reclog *log, const char *id, const char *group)
+{
+	char name[64];
+	snprintf(name, sizeof name, "NIC bandwidth: %s", group);
+	const struct reclog_rec *s = reclog_find(log, "schema", "id", id);
+	ck_assert_msg(s != NULL, "no schema %s for group %s", id, group);
+	expect_str(s, "name", name);
+	expect_u64(s, "size", 8 * M_FIELDS);
+	expect_u64(s, "entries", M_FIELDS);
+	size_t pos = 0, i = 0;
+	for (const struct reclog_rec *e; (e = reclog_next(log, "schema_entry", &pos)) != NULL;) {
+		if (strcmp(reclog_get(e, "schema"), id) != 0)
+			continue;
+		ck_assert_uint_lt(i, M_FIELDS);
+		expect_u64(e, "index", i);
+		expect_str(e, "name", m_fields[i]);
+		expect_u64(e, "type", NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE);
+		expect_u64(e, "offset", 8 * i);
+		expect_str(e, "unit", m_units[i]);
+		expect_u64(e, "semantic", NVTX_SEMANTIC_ID_COUNTERS_V1);
+		expect_str(e, "scale", "1/1");
+		i++;
+	}
+	ck_assert_uint_eq(i, M_FIELDS);
+}
+
+/* Load a finished metric run: check every group's schema and registration (no group-wide unit:
+ * the units are the entries'), join the samples with the CSV rows (same text, NaN as empty). */
+static struct m_obs *m_load(const struct plugin *p, struct reclog **logp, size_t *nobs)
+{
+	char err[256], buf[512], header[512] = "time_s,interval_s,interface";
+	struct reclog *log = reclog_load(p->log, err, sizeof err);
+	ck_assert_msg(log != NULL, "%s", err);
+	for (size_t i = 0; i < M_FIELDS; i++)
+		snprintf(header + strlen(header), sizeof header - strlen(header), ",%s", m_columns[i]);
+	char *csv = slurp(p->out);
+	ck_assert_ptr_nonnull(csv);
+	ck_assert_msg(strncmp(csv, header, strlen(header)) == 0 && csv[strlen(header)] == '\n', "CSV header: %.200s",
+		      csv);
+	size_t pos = 0;
+	for (const struct reclog_rec *rec; (rec = reclog_next(log, "counter_register", &pos)) != NULL;) {
+		m_check_schema(log, reclog_get(rec, "schema"), reclog_get(rec, "name"));
+		expect_str(rec, "unit", "");
+		expect_u64(rec, "semantic", 0);
+	}
+	struct m_obs *obs = calloc(log->n + 1, sizeof *obs);
+	ck_assert_ptr_nonnull(obs);
+	size_t n = 0;
+	char *save = NULL, *line = strtok_r(csv + strlen(header) + 1, "\n", &save);
+	for (size_t i = 0; i < log->n; i++) {
+		const struct reclog_rec *rec = &log->recs[i];
+		if (strcmp(rec->kind, "sample") != 0)
+			continue;
+		reclog_format(rec, buf, sizeof buf);
+		expect_u64(rec, "size", 8 * M_FIELDS);
+		ck_assert_msg(line != NULL, "more samples than CSV rows at %s", buf);
+		const struct reclog_rec *reg = reclog_find(log, "counter_register", "counter", reclog_get(rec, "counter"));
+		ck_assert_ptr_nonnull(reg);
+		struct m_obs *o = &obs[n++];
+		o->name = reclog_get(reg, "name");
+		char *f = line, *next;
+		for (int col = 0; col < 3 + M_FIELDS; col++, f = next) {
+			next = strchr(f, ',');
+			ck_assert_msg((next != NULL) == (col < 2 + M_FIELDS), "CSV row '%s' has not %d fields", line,
+				      3 + M_FIELDS);
+			if (next != NULL)
+				*next++ = '\0';
+			if (col == 1)
+				o->dt = strtod(f, NULL);
+			else if (col == 2)
+				ck_assert_str_eq(f, o->name);
+			else if (col >= 3) {
+				const char *key = m_fields[col - 3], *v = reclog_get(rec, key);
+				ck_assert_msg(v != NULL, "no %s in %s", key, buf);
+				ck_assert_str_eq(is_nan_text(v) ? "" : v, f);
+				o->v[col - 3] = m_value(rec, key);
+			}
+		}
+		line = strtok_r(NULL, "\n", &save);
+	}
+	ck_assert_msg(line == NULL, "more CSV rows than samples");
+	free(csv);
+	*logp = log;
+	*nobs = n;
+	return obs;
+}
+
+/* Index of field name in m_fields. */
+static int m_field(const char *name)
+{
+	for (int i = 0; i < M_FIELDS; i++)
+		if (strcmp(m_fields[i], name) == 0)
+			return i;
+	ck_abort_msg("no field %s", name);
+	return -1;
+}
+
+/* The events counted by group name's field over the run: Σ round(rate · dt) over its values
+ * (scale: 2^20 for the MiB/s fields, 1 for the others); *nan gets the samples without one. */
+static uint64_t m_events(const struct m_obs *obs, size_t n, const char *name, const char *field, size_t *nan)
+{
+	int f = m_field(field);
+	double scale = f < 2 ? MIB : 1.0;
+	uint64_t sum = 0;
+	*nan = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(obs[i].name, name) != 0)
+			continue;
+		if (isnan(obs[i].v[f])) {
+			++*nan;
+			continue;
+		}
+		double e = obs[i].v[f] * scale * obs[i].dt;
+		ck_assert_msg(e >= 0 && e < 0x1p50 && fabs(e - nearbyint(e)) <= 1e-6 + 1e-15 * e,
+			      "%s %s: %.17g is not a whole number", name, field, e);
+		sum += (uint64_t)llround(e);
+	}
+	return sum;
+}
+
+/* The plugin's util arithmetic (src/rate.c, rate_util()), repeated here to check it bit for bit. */
+static double m_util(double bytes_per_s, double speed_mbps)
+{
+	return bytes_per_s * 8.0 * 100.0 / (speed_mbps * 1e6);
+}
+
+/* Assert, tick by tick, each field of total against its interfaces': sums over those with a value
+ * (in name order, so bit-exact), util over the speeds known (eth0 100000 and eth3 25000 Mb/s). */
+static void m_check_totals(const struct m_obs *obs, size_t n)
+{
+	size_t start = 0, ticks = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(obs[i].name, "total") != 0)
+			continue;
+		for (int f = 0; f < M_FIELDS; f++) {
+			double sum = 0.0, util_bytes = 0.0;
+			bool any = false;
+			for (size_t j = start; j < i; j++) {
+				if (!isnan(obs[j].v[f]) && f != 2 && f != 3)
+					sum += obs[j].v[f], any = true;
+				if ((f == 2 || f == 3) && !isnan(obs[j].v[f - 2]) &&
+				    (strcmp(obs[j].name, "eth0") == 0 || strcmp(obs[j].name, "eth3") == 0))
+					util_bytes += obs[j].v[f - 2] * MIB;
+			}
+			double want = f == 2 || f == 3 ? m_util(util_bytes, 125000.0) : any ? sum : NAN;
+			ck_assert_msg(isnan(want) ? isnan(obs[i].v[f]) : obs[i].v[f] == want,
+				      "tick %zu: total %s is %.17g, not %.17g", ticks, m_fields[f], obs[i].v[f], want);
+		}
+		start = i + 1;
+		ticks++;
+	}
+	ck_assert_uint_gt(ticks, 0);
+}
+
+/* Every -m field in the order given, with its unit; exact packets, errors and drops against the
+ * counters written; util against the speed (unknown for -1, absent, unreadable: NaN); missing
+ * files and a counter that goes backwards give NaN in that field alone; total's fields. */
+START_TEST(metrics_fields_and_values)
+{
+	struct m_if ifs[M_IFACES] = {
+		{{"eth0", 1000, 2000}, {10, 20, 3, 4, 5, 6, 7}, {1, 1, 1, 1, 1, 1, 1}, "100000\n"},
+		{{"eth1", 1000, 2000}, {10, 20, 0, 0, 5, 6, 0}, {1, 1, 0, 0, 1, 1, 0}, "-1\n"},
+		{{"eth2", 1000, 2000}, {10, 20, 3, 4, 5, 6, 0}, {1, 1, 1, 1, 1, 1, 0}, NULL},
+		{{"eth3", 1000, 2000}, {10, 20, 3, 4, 5, 6, 0}, {1, 1, 1, 1, 1, 1, 0}, "25000\n"},
+		{{"eth4", 1000, 2000}, {10, 20, 3, 4, 5, 6, 0}, {1, 1, 1, 1, 1, 1, 0}, "dir"},
+	};
+	for (int i = 0; i < M_IFACES; i++)
+		m_add(&ifs[i]);
+	const char *args[MAX_ARGS] = {"--sysfs", sysfs_root, "--print", "-i", "20000"};
+	size_t na = 5;
+	for (size_t i = 0; i < sizeof m_args / sizeof *m_args; i++)
+		args[na++] = m_args[i];
+	struct plugin p;
+	plugin_start(&p, args);
+	wait_samples(&p, "total", false, 0, 1); /* the baseline is read */
+	struct m_if start[M_IFACES];
+	memcpy(start, ifs, sizeof start);
+	const int rounds = 6;
+	uint64_t rx_errors_added = 0; /* eth0's, outside the round where it goes backwards */
+	for (int j = 0; j < rounds; j++) {
+		for (int i = 0; i < M_IFACES; i++) {
+			fake_advance(&ifs[i].bytes, step(j, i), step(j, i + 1));
+			for (int k = 0; k < M_COUNTERS; k++) {
+				if (!ifs[i].has[k] || (i == 0 && k == 2 && j == 3))
+					continue;
+				uint64_t before = ifs[i].c[k];
+				m_advance(&ifs[i], k, m_step(j, k));
+				rx_errors_added += i == 0 && k == 2 ? ifs[i].c[k] - before : 0;
+			}
+		}
+		if (j == 3) { /* eth0's rx_errors goes down by one in its lowest non-zero digit (no borrow) */
+			uint64_t unit = 1;
+			while (ifs[0].c[2] / unit % 10 == 0)
+				unit *= 10;
+			ifs[0].c[2] -= unit;
+			fake_iface_counter("eth0", "rx_errors", ifs[0].c[2]);
+		}
+		wait_samples(&p, "total", false, log_mark(&p), 2);
+	}
+	int64_t t_kill;
+	plugin_stop(&p, &t_kill);
+
+	struct reclog *log;
+	size_t n, nan;
+	struct m_obs *obs = m_load(&p, &log, &n);
+	for (int i = 0; i < M_IFACES; i++) {
+		const char *name = ifs[i].bytes.name;
+		ck_assert_uint_eq(m_events(obs, n, name, "rx", &nan), ifs[i].bytes.rx - start[i].bytes.rx);
+		ck_assert_uint_eq(nan, 0);
+		ck_assert_uint_eq(m_events(obs, n, name, "tx", &nan), ifs[i].bytes.tx - start[i].bytes.tx);
+		ck_assert_uint_eq(m_events(obs, n, name, "rx_packets", &nan), ifs[i].c[0] - start[i].c[0]);
+		ck_assert_uint_eq(nan, 0);
+		ck_assert_uint_eq(m_events(obs, n, name, "tx_packets", &nan), ifs[i].c[1] - start[i].c[1]);
+		ck_assert_uint_eq(m_events(obs, n, name, "tx_errors", &nan), ifs[i].c[3] - start[i].c[3]);
+		ck_assert_uint_eq(nan, ifs[i].has[3] ? 0 : n / (M_IFACES + 1)); /* eth1 has no errors files */
+		ck_assert_uint_eq(m_events(obs, n, name, "rx_dropped", &nan),
+				  ifs[i].c[4] - start[i].c[4] + ifs[i].c[6] - start[i].c[6]); /* + rx_missed_errors */
+		ck_assert_uint_eq(m_events(obs, n, name, "tx_dropped", &nan), ifs[i].c[5] - start[i].c[5]);
+		if (i != 0)
+			ck_assert_uint_eq(m_events(obs, n, name, "rx_errors", &nan), ifs[i].c[2] - start[i].c[2]);
+	}
+	/* eth0's rx_errors: one tick without a value, where it went down; every other increment counted */
+	ck_assert_uint_eq(m_events(obs, n, "eth0", "rx_errors", &nan), rx_errors_added);
+	ck_assert_uint_eq(nan, 1);
+	for (size_t i = 0; i < n; i++) { /* util: eth0's and eth3's speeds are known, no other */
+		bool known = strcmp(obs[i].name, "eth0") == 0 || strcmp(obs[i].name, "eth3") == 0;
+		double speed = strcmp(obs[i].name, "eth0") == 0 ? 100000.0 : 25000.0;
+		if (strcmp(obs[i].name, "total") == 0)
+			continue;
+		for (int d = 0; d < 2; d++) {
+			double want = known ? m_util(obs[i].v[d] * MIB, speed) : NAN;
+			ck_assert_msg(isnan(want) ? isnan(obs[i].v[2 + d]) : obs[i].v[2 + d] == want,
+				      "%s %s_util %.17g, not %.17g", obs[i].name, d ? "tx" : "rx", obs[i].v[2 + d], want);
+		}
+	}
+	m_check_totals(obs, n);
+	free(obs);
+	reclog_free(log);
+}
+END_TEST
+
 /* nftw callback: remove one entry. */
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
@@ -902,6 +1218,7 @@ static Suite *e2e_suite(void)
 	add(s, "hotplug", hotplug, 0);
 	add(s, "sigterm_long_interval", sigterm_long_interval, 0);
 	add(s, "log_mark_half_line", log_mark_half_line, 0);
+	add(s, "metrics_fields_and_values", metrics_fields_and_values, 0);
 	for (int i = 0; i < 6; i++) {
 		snprintf(names[i], sizeof names[i], "nsys_args %s%s", spellings[i % 3], intervals[i / 3]);
 		add(s, names[i], nsys_spellings, i);

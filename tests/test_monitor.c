@@ -8,6 +8,7 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <math.h>
 #include <fcntl.h>
 #include <net/if.h>
 #include <sched.h>
@@ -87,7 +88,7 @@ static const struct counter_files *files(const char *name)
 static bool holds(size_t i)
 {
 	const struct counter_files *f = source_sysfs_files(&mon.src, mon.ifaces[i].id);
-	return f != NULL && f->rx_fd >= 0 && f->tx_fd >= 0;
+	return f != NULL && f->fd[COUNTER_RX_BYTES] >= 0 && f->fd[COUNTER_TX_BYTES] >= 0;
 }
 
 /* Assert that name had a rate of exactly rx, tx MiB/s this tick. */
@@ -95,8 +96,8 @@ static void assert_rate(const char *name, double rx, double tx)
 {
 	const struct monitored_iface *e = entry(name);
 	ck_assert_msg(e->valid, "%s has no value", name);
-	ck_assert_double_eq(e->rate.rx, rx);
-	ck_assert_double_eq(e->rate.tx, tx);
+	ck_assert_double_eq(e->rate.field[FIELD_RX], rx);
+	ck_assert_double_eq(e->rate.field[FIELD_TX], tx);
 }
 
 /* Assert that name had no value this tick. */
@@ -109,8 +110,8 @@ static void assert_no_value(const char *name)
 static void assert_total(double rx, double tx)
 {
 	ck_assert(mon.total_valid);
-	ck_assert_double_eq(mon.total.rx, rx);
-	ck_assert_double_eq(mon.total.tx, tx);
+	ck_assert_double_eq(mon.total.field[FIELD_RX], rx);
+	ck_assert_double_eq(mon.total.field[FIELD_TX], tx);
 }
 
 START_TEST(initial_rescan_sorted)
@@ -147,8 +148,7 @@ START_TEST(baseline_tick_has_no_value)
 	monitor_tick(&mon, 0.0);
 	assert_no_value("eth0");
 	ck_assert(!mon.total_valid);
-	ck_assert_double_eq(mon.total.rx, 0.0);
-	ck_assert_double_eq(mon.total.tx, 0.0);
+	ck_assert(isnan(mon.total.field[FIELD_RX]) && isnan(mon.total.field[FIELD_TX])); /* not published */
 }
 END_TEST
 
@@ -183,8 +183,8 @@ START_TEST(vanished_then_back)
 	fake_iface_remove("eth1");
 	ck_assert_int_eq(monitor_rescan(&mon), 0);
 	ck_assert_str_eq(names(), "eth0,eth1"); /* still monitored, by name */
-	ck_assert_int_eq(files("eth1")->rx_fd, -1);
-	ck_assert_int_eq(files("eth1")->tx_fd, -1);
+	ck_assert_int_eq(files("eth1")->fd[COUNTER_RX_BYTES], -1);
+	ck_assert_int_eq(files("eth1")->fd[COUNTER_TX_BYTES], -1);
 	fake_iface_set("eth0", MIB, 0);
 	monitor_tick(&mon, 1.0);
 	assert_rate("eth0", 1.0, 0.0);
@@ -198,7 +198,7 @@ START_TEST(vanished_then_back)
 	/* it comes back with smaller counters (re-created): a fresh baseline, never the old one */
 	fake_iface_add("eth1", "up", 0x1003, 100, 200);
 	ck_assert_int_eq(monitor_rescan(&mon), 0);
-	ck_assert_int_ge(files("eth1")->rx_fd, 0);
+	ck_assert_int_ge(files("eth1")->fd[COUNTER_RX_BYTES], 0);
 	monitor_tick(&mon, 1.0);
 	assert_no_value("eth1");
 	fake_iface_set("eth1", 100 + MIB, 200 + 6 * MIB);
@@ -255,7 +255,7 @@ START_TEST(unreadable_counter)
 	monitor_tick(&mon, 1.0);
 	assert_no_value("eth0");
 	ck_assert(!mon.total_valid);
-	ck_assert_int_eq(files("eth0")->rx_fd, -1); /* closed until the next rescan */
+	ck_assert_int_eq(files("eth0")->fd[COUNTER_RX_BYTES], -1); /* closed until the next rescan */
 	fake_iface_set("eth0", 4 * MIB, 0);
 	monitor_tick(&mon, 1.0);
 	assert_no_value("eth0");
@@ -292,6 +292,94 @@ START_TEST(counter_backwards)
 }
 END_TEST
 
+/* Start monitoring with -m's counters and (speed) the link speed; the default selection. */
+static void start_metrics(unsigned counters, bool speed)
+{
+	char err[IFACE_ERR_MAX] = "";
+	ck_assert_msg(iface_selector_init(&sel, NULL, 0, err) == 0, "%s", err);
+	ck_assert_msg(monitor_init(&mon, root, &sel, err) == 0, "%s", err);
+	monitor_set_counters(&mon, counters, speed);
+	ck_assert_int_eq(monitor_use_source(&mon, SOURCE_SYSFS, true, NULL), 0);
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+}
+
+START_TEST(speed_read_at_rescan)
+{
+	fake_iface_add("eth0", "up", 0x1003, 0, 0);
+	fake_iface_write("eth0", "speed", "1000\n");
+	start_metrics(0, true);
+	ck_assert_double_eq(monitor_speed(&mon, 0), 1000.0);
+	monitor_tick(&mon, 0.0);
+	fake_iface_set("eth0", 12500000, 0); /* 1 Gb/s for 0.1 s: 100 % */
+	fake_iface_write("eth0", "speed", "10000\n"); /* renegotiated: seen at the next rescan only */
+	monitor_tick(&mon, 0.1);
+	ck_assert_double_eq_tol(entry("eth0")->rate.field[FIELD_RX_UTIL], 100.0, 1e-9);
+	ck_assert_double_eq(entry("eth0")->rate.field[FIELD_TX_UTIL], 0.0);
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	ck_assert_double_eq(monitor_speed(&mon, 0), 10000.0);
+	fake_iface_set("eth0", 25000000, 0);
+	monitor_tick(&mon, 0.1);
+	ck_assert_double_eq_tol(entry("eth0")->rate.field[FIELD_RX_UTIL], 10.0, 1e-9);
+	ck_assert_double_eq_tol(mon.total.field[FIELD_RX_UTIL], 10.0, 1e-9);
+	static const char *const unknown[] = {"-1\n", "0\n", "", "garbage\n", "99999999999999999999\n"};
+	for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++) {
+		fake_iface_write("eth0", "speed", unknown[i]);
+		ck_assert_int_eq(monitor_rescan(&mon), 0);
+		ck_assert_double_eq(monitor_speed(&mon, 0), 0.0);
+		monitor_tick(&mon, 0.1);
+		ck_assert(entry("eth0")->valid);
+		ck_assert(isnan(entry("eth0")->rate.field[FIELD_RX_UTIL]));
+		ck_assert(isnan(mon.total.field[FIELD_RX_UTIL]));
+	}
+}
+END_TEST
+
+START_TEST(speed_not_read_without_util)
+{
+	fake_iface_add("eth0", "up", 0x1003, 0, 0);
+	fake_iface_write("eth0", "speed", "1000\n");
+	start_metrics(COUNTER_BIT(COUNTER_RX_PACKETS) | COUNTER_BIT(COUNTER_TX_PACKETS), false);
+	ck_assert_double_eq(monitor_speed(&mon, 0), 0.0);
+}
+END_TEST
+
+START_TEST(missing_counter_files_are_nan_alone)
+{
+	fake_iface_add("eth0", "up", 0x1003, 0, 0);
+	fake_iface_counter("eth0", "rx_packets", 5);
+	fake_iface_counter("eth0", "rx_dropped", 1); /* no rx_missed_errors: none missed */
+	fake_iface_write("eth0", "statistics/rx_errors", "abc\n"); /* garbage: no value, not fatal */
+	fake_iface_write("eth0", "statistics/tx_errors", "");
+	start_metrics(COUNTER_ALL, false);
+	const struct counter_files *f = files("eth0");
+	ck_assert_int_ge(f->fd[COUNTER_RX_PACKETS], 0);
+	ck_assert_int_eq(f->fd[COUNTER_TX_PACKETS], -1);
+	ck_assert_int_eq(f->fd[COUNTERS_MISSED], -1);
+	monitor_tick(&mon, 0.0);
+	fake_iface_set("eth0", MIB, MIB);
+	fake_iface_counter("eth0", "rx_packets", 15);
+	fake_iface_counter("eth0", "rx_dropped", 3);
+	monitor_tick(&mon, 0.5);
+	const struct rate *r = &entry("eth0")->rate;
+	ck_assert(entry("eth0")->valid);
+	ck_assert_double_eq(r->field[FIELD_RX], 2.0);
+	ck_assert_double_eq(r->field[FIELD_RX_PACKETS], 20.0);
+	ck_assert_double_eq(r->field[FIELD_RX_DROPPED], 4.0);
+	ck_assert(isnan(r->field[FIELD_TX_PACKETS]) && isnan(r->field[FIELD_RX_ERRORS]) &&
+		  isnan(r->field[FIELD_TX_ERRORS]) && isnan(r->field[FIELD_TX_DROPPED]));
+	ck_assert_double_eq(mon.total.field[FIELD_RX_PACKETS], 20.0);
+	ck_assert(isnan(mon.total.field[FIELD_TX_PACKETS]));
+	fake_iface_counter("eth0", "rx_packets", 14); /* backwards: that field alone, that tick */
+	monitor_tick(&mon, 0.5);
+	ck_assert(entry("eth0")->valid);
+	ck_assert(isnan(r->field[FIELD_RX_PACKETS]));
+	ck_assert_double_eq(r->field[FIELD_RX], 0.0);
+	fake_iface_counter("eth0", "rx_packets", 24);
+	monitor_tick(&mon, 0.5);
+	ck_assert_double_eq(r->field[FIELD_RX_PACKETS], 20.0);
+}
+END_TEST
+
 START_TEST(counters_at_max)
 {
 	fake_iface_add("eth0", "up", 0x1003, UINT64_MAX - MIB, UINT64_MAX - 2 * MIB);
@@ -318,8 +406,7 @@ START_TEST(total_none_valid)
 	assert_no_value("eth0");
 	assert_no_value("eth1");
 	ck_assert(!mon.total_valid);
-	ck_assert_double_eq(mon.total.rx, 0.0);
-	ck_assert_double_eq(mon.total.tx, 0.0);
+	ck_assert(isnan(mon.total.field[FIELD_RX]) && isnan(mon.total.field[FIELD_TX])); /* not published */
 }
 END_TEST
 
@@ -374,14 +461,14 @@ START_TEST(rescan_idempotent)
 	fake_iface_add("eth1", "up", 0x1003, 0, 0);
 	fake_iface_add("eth0", "up", 0x1003, 0, 0);
 	start(NULL);
-	int fd0 = files("eth0")->rx_fd, fd1 = files("eth1")->tx_fd;
+	int fd0 = files("eth0")->fd[COUNTER_RX_BYTES], fd1 = files("eth1")->fd[COUNTER_TX_BYTES];
 	monitor_tick(&mon, 0.0);
 	for (int i = 0; i < 3; i++)
 		ck_assert_int_eq(monitor_rescan(&mon), 0);
 	ck_assert_uint_eq(mon.scans, 4);
 	ck_assert_str_eq(names(), "eth0,eth1");
-	ck_assert_int_eq(files("eth0")->rx_fd, fd0); /* held, not re-opened */
-	ck_assert_int_eq(files("eth1")->tx_fd, fd1);
+	ck_assert_int_eq(files("eth0")->fd[COUNTER_RX_BYTES], fd0); /* held, not re-opened */
+	ck_assert_int_eq(files("eth1")->fd[COUNTER_TX_BYTES], fd1);
 	fake_iface_set("eth0", MIB, MIB);
 	monitor_tick(&mon, 1.0);
 	assert_rate("eth0", 1.0, 1.0);
@@ -546,7 +633,7 @@ START_TEST(netlink_given_up_when_an_ifindex_differs)
 	start_netlink();
 	ck_assert_int_eq(monitor_source(&mon), SOURCE_SYSFS);
 	ck_assert_uint_ne(mon.src.notes & SOURCE_NOTE_FOREIGN, 0);
-	ck_assert_int_ge(files("lo")->rx_fd, 0); /* sysfs files held instead */
+	ck_assert_int_ge(files("lo")->fd[COUNTER_RX_BYTES], 0); /* sysfs files held instead */
 }
 END_TEST
 
@@ -652,7 +739,7 @@ START_TEST(auto_reads_one_interface_from_sysfs)
 	ck_assert_int_eq(model_pick(1, mon.listed), SOURCE_SYSFS); /* what the scenario needs */
 	ck_assert_int_eq(monitor_source(&mon), SOURCE_SYSFS);
 	ck_assert(!mon.src.proven); /* netlink was never opened */
-	ck_assert_int_ge(files("lo")->rx_fd, 0);
+	ck_assert_int_ge(files("lo")->fd[COUNTER_RX_BYTES], 0);
 }
 END_TEST
 
@@ -690,6 +777,9 @@ static Suite *monitor_suite(void)
 	add(s, "unreadable_counter", unreadable_counter);
 	add(s, "counter_backwards", counter_backwards);
 	add(s, "counters_at_max", counters_at_max);
+	add(s, "speed_read_at_rescan", speed_read_at_rescan);
+	add(s, "speed_not_read_without_util", speed_not_read_without_util);
+	add(s, "missing_counter_files_are_nan_alone", missing_counter_files_are_nan_alone);
 	add(s, "total_none_valid", total_none_valid);
 	add(s, "zero_dt_is_no_value", zero_dt_is_no_value);
 	add(s, "newcomer_added_sorted", newcomer_added_sorted);

@@ -34,12 +34,12 @@ static size_t dlen, msg_start;
 static struct seen {
 	int stats, links;
 	int ifindex[16];
-	struct counter_pair counters[16];
+	struct counter_set counters[16];
 	char names[16][IFNAMSIZ];
 } seen;
 
 /* Stats callback: record the call. */
-static void on_stats(int ifindex, const struct counter_pair *counters, void *ctx)
+static void on_stats(int ifindex, const struct counter_set *counters, void *ctx)
 {
 	ck_assert_ptr_eq(ctx, &seen);
 	if (seen.stats < 16) {
@@ -170,15 +170,52 @@ START_TEST(stats_then_done)
 	ck_assert_int_eq(walk(&dump), NLPARSE_MORE); /* no DONE yet: more datagrams follow */
 	ck_assert_int_eq(seen.stats, 2);
 	ck_assert_int_eq(seen.ifindex[0], 2);
-	ck_assert_uint_eq(seen.counters[0].rx, 100);
-	ck_assert_uint_eq(seen.counters[0].tx, 200);
+	ck_assert_uint_eq(seen.counters[0].value[COUNTER_RX_BYTES], 100);
+	ck_assert_uint_eq(seen.counters[0].value[COUNTER_TX_BYTES], 200);
 	ck_assert_int_eq(seen.ifindex[1], 3);
-	ck_assert_uint_eq(seen.counters[1].rx, UINT64_MAX);
+	ck_assert_uint_eq(seen.counters[1].value[COUNTER_RX_BYTES], UINT64_MAX);
 	reset();
 	put_done(0, true);
 	ck_assert_int_eq(walk(&dump), NLPARSE_DONE);
 	ck_assert(!dump.interrupted);
 	ck_assert_uint_eq(dump.stale, 0);
+}
+END_TEST
+
+/* Append an RTM_NEWSTATS message for ifindex with the first size bytes of stats. */
+static void put_stats64(uint32_t ifindex, const struct rtnl_link_stats64 *stats, size_t size)
+{
+	begin_msg(RTM_NEWSTATS, NLM_F_MULTI);
+	struct if_stats_msg ifsm = {.ifindex = ifindex, .filter_mask = IFLA_STATS_FILTER_BIT(IFLA_STATS_LINK_64)};
+	put(&ifsm, sizeof ifsm);
+	put_attr(IFLA_STATS_LINK_64, stats, size);
+	end_msg();
+}
+
+START_TEST(stats_every_counter)
+{
+	struct nlparse_dump dump;
+	const struct rtnl_link_stats64 stats = {
+		.rx_packets = 11, .tx_packets = 12, .rx_bytes = 13, .tx_bytes = 14, .rx_errors = 15,
+		.tx_errors = 16, .rx_dropped = 17, .tx_dropped = 18, .rx_missed_errors = 1000,
+	};
+	put_stats64(2, &stats, sizeof stats);
+	/* a structure that ends before rx_missed_errors: the bytes alone */
+	put_stats64(3, &stats, offsetof(struct rtnl_link_stats64, rx_missed_errors));
+	ck_assert_int_eq(walk(&dump), NLPARSE_MORE);
+	ck_assert_int_eq(seen.stats, 2);
+	const struct counter_set *c = &seen.counters[0];
+	ck_assert_uint_eq(c->have, COUNTER_ALL);
+	ck_assert_uint_eq(c->value[COUNTER_RX_BYTES], 13);
+	ck_assert_uint_eq(c->value[COUNTER_TX_BYTES], 14);
+	ck_assert_uint_eq(c->value[COUNTER_RX_PACKETS], 11);
+	ck_assert_uint_eq(c->value[COUNTER_TX_PACKETS], 12);
+	ck_assert_uint_eq(c->value[COUNTER_RX_ERRORS], 15);
+	ck_assert_uint_eq(c->value[COUNTER_TX_ERRORS], 16);
+	ck_assert_uint_eq(c->value[COUNTER_RX_DROPPED], 1017); /* rx_dropped + rx_missed_errors */
+	ck_assert_uint_eq(c->value[COUNTER_TX_DROPPED], 18);
+	ck_assert_uint_eq(seen.counters[1].have, COUNTER_BYTES);
+	ck_assert_uint_eq(seen.counters[1].value[COUNTER_TX_BYTES], 14);
 }
 END_TEST
 
@@ -361,7 +398,7 @@ START_TEST(unaligned_buffer)
 	struct nlparse_dump dump = {.stats = on_stats, .ctx = &seen, .portid = PORTID, .seq = SEQ};
 	ck_assert_int_eq(nlparse_walk(&dump, shifted + 1, dlen, 0), NLPARSE_DONE);
 	ck_assert_int_eq(seen.stats, 1);
-	ck_assert_uint_eq(seen.counters[0].tx, 20);
+	ck_assert_uint_eq(seen.counters[0].value[COUNTER_TX_BYTES], 20);
 }
 END_TEST
 
@@ -408,6 +445,7 @@ static Suite *netlink_suite(void)
 {
 	Suite *s = suite_create("netlink");
 	add(s, "stats_then_done", stats_then_done);
+	add(s, "stats_every_counter", stats_every_counter);
 	add(s, "links_named", links_named);
 	add(s, "bad_link_names", bad_link_names);
 	add(s, "other_requests_skipped", other_requests_skipped);

@@ -324,11 +324,54 @@ static char *capture(void (*write)(FILE *f))
 	return text;
 }
 
+START_TEST(metric_spellings)
+{
+	ck_assert_int_eq(parse(spellings("-m", "--metric", "drops", _i)), OPTIONS_RUN);
+	ck_assert_uint_eq(P.opts.metrics.nchosen, 1);
+	ck_assert_int_eq(P.opts.metrics.chosen[0], METRIC_DROPS);
+	ck_assert_uint_eq(P.opts.metrics.nfields, 4);
+	ck_assert_int_eq(P.opts.metrics.fields[2], FIELD_RX_DROPPED);
+	ck_assert_int_eq(P.opts.metrics.fields[3], FIELD_TX_DROPPED);
+}
+END_TEST
+
+START_TEST(metrics_in_order)
+{
+	ck_assert_int_eq(PARSE("-m", "util", "--metric=errors", "-mpackets", "-m", "drops"), OPTIONS_RUN);
+	const struct metric_set *m = &P.opts.metrics;
+	static const enum field_kind want[] = {FIELD_RX,        FIELD_TX,        FIELD_RX_UTIL,    FIELD_TX_UTIL,
+					       FIELD_RX_ERRORS, FIELD_TX_ERRORS, FIELD_RX_PACKETS, FIELD_TX_PACKETS,
+					       FIELD_RX_DROPPED, FIELD_TX_DROPPED};
+	ck_assert_uint_eq(m->nfields, 10);
+	for (size_t i = 0; i < 10; i++)
+		ck_assert_int_eq(m->fields[i], want[i]);
+	ck_assert(m->speed);
+	ck_assert_uint_eq(m->counters, COUNTER_ALL);
+	ck_assert_int_eq(PARSE("-m", "util"), OPTIONS_RUN);
+	ck_assert_uint_eq(P.opts.metrics.counters, COUNTER_BYTES); /* util needs the bytes and the speed */
+	ck_assert_int_eq(PARSE("-l"), OPTIONS_RUN);
+	ck_assert(!metric_set_extended(&P.opts.metrics) && !P.opts.metrics.speed);
+	ck_assert_uint_eq(P.opts.metrics.nfields, 2);
+	ck_assert_uint_eq(P.opts.metrics.counters, COUNTER_BYTES);
+}
+END_TEST
+
+START_TEST(metric_invalid)
+{
+	assert_error(PARSE("-m", "bytes"), "invalid metric 'bytes': expected packets, errors, drops or util");
+	assert_error(PARSE("-m", "packets,errors"), "invalid metric 'packets,errors'");
+	assert_error(PARSE("--metric="), "invalid metric ''");
+	assert_error(PARSE("-m", "UTIL"), "invalid metric 'UTIL'");
+	assert_error(PARSE("-m", "drops", "-m", "packets", "--metric=drops"), "metric 'drops' given twice");
+	assert_error(PARSE("-m"), "requires a value");
+}
+END_TEST
+
 START_TEST(help_text)
 {
 	char *text = capture(options_help);
 	const char *expected[] = {"Usage: kvikio_nic_nsys_plugin", "--interval=USEC", "--device=REGEX",
-				  "--list", "--print", "--count=N", "--sysfs=DIR", "--source=SOURCE",
+				  "--list", "--print", "--count=N", "--metric=NAME", "--sysfs=DIR", "--source=SOURCE",
 				  "--help", "--version",
 				  "Exit status", "KvikIO NIC"};
 	for (size_t i = 0; i < sizeof expected / sizeof *expected; i++)
@@ -375,6 +418,9 @@ static Suite *options_suite(void)
 	add(s, "stray_positional", stray_positional, 1);
 	add(s, "reparse", reparse, 1);
 	add(s, "parse_uint", parse_uint, 1);
+	add(s, "metric_spellings", metric_spellings, 4);
+	add(s, "metrics_in_order", metrics_in_order, 1);
+	add(s, "metric_invalid", metric_invalid, 1);
 	add(s, "help_text", help_text, 1);
 	return s;
 }

@@ -19,12 +19,12 @@
 /* What the parser gave: names and counters, in order. */
 struct seen {
 	char names[8][IFACE_NAME_MAX];
-	struct counter_pair counters[8];
+	struct counter_set counters[8];
 	size_t n;
 };
 
 /* Parser callback: record the line. */
-static void record(const char *name, size_t len, const struct counter_pair *counters, void *ctx)
+static void record(const char *name, size_t len, const struct counter_set *counters, void *ctx)
 {
 	struct seen *seen = ctx;
 	ck_assert_uint_lt(seen->n, 8);
@@ -47,13 +47,13 @@ START_TEST(parse_kernel_text)
 	struct seen seen = {0};
 	ck_assert_uint_eq(procfs_parse(text, strlen(text), record, &seen), 3);
 	ck_assert_str_eq(seen.names[0], "lo");
-	ck_assert_uint_eq(seen.counters[0].rx, 10268055);
-	ck_assert_uint_eq(seen.counters[0].tx, 10268055);
+	ck_assert_uint_eq(seen.counters[0].value[COUNTER_RX_BYTES], 10268055);
+	ck_assert_uint_eq(seen.counters[0].value[COUNTER_TX_BYTES], 10268055);
 	ck_assert_str_eq(seen.names[1], "eth0");
-	ck_assert_uint_eq(seen.counters[1].rx, UINT64_MAX);
-	ck_assert_uint_eq(seen.counters[1].tx, 42); /* the ninth number */
+	ck_assert_uint_eq(seen.counters[1].value[COUNTER_RX_BYTES], UINT64_MAX);
+	ck_assert_uint_eq(seen.counters[1].value[COUNTER_TX_BYTES], 42); /* the ninth number */
 	ck_assert_str_eq(seen.names[2], "veth-long-name1");
-	ck_assert_uint_eq(seen.counters[2].tx, 2);
+	ck_assert_uint_eq(seen.counters[2].value[COUNTER_TX_BYTES], 2);
 }
 END_TEST
 
@@ -69,9 +69,32 @@ START_TEST(parse_skips_malformed)
 	struct seen seen = {0};
 	ck_assert_uint_eq(procfs_parse(text, strlen(text), record, &seen), 1);
 	ck_assert_str_eq(seen.names[0], "ok0");
-	ck_assert_uint_eq(seen.counters[0].rx, 7);
-	ck_assert_uint_eq(seen.counters[0].tx, 9);
+	ck_assert_uint_eq(seen.counters[0].value[COUNTER_RX_BYTES], 7);
+	ck_assert_uint_eq(seen.counters[0].value[COUNTER_TX_BYTES], 9);
 	ck_assert_uint_eq(procfs_parse("", 0, record, &seen), 0);
+}
+END_TEST
+
+START_TEST(parse_metric_columns)
+{
+	const char text[] = HEADER
+		"  eth0: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n"
+		"  eth1: 1 2 3 4 5 6 7 8 9 10\n"; /* cut after tx packets: the rest is no value */
+	struct seen seen = {0};
+	ck_assert_uint_eq(procfs_parse(text, strlen(text), record, &seen), 2);
+	const struct counter_set *c = &seen.counters[0];
+	ck_assert_uint_eq(c->have, COUNTER_ALL);
+	ck_assert_uint_eq(c->value[COUNTER_RX_BYTES], 1);
+	ck_assert_uint_eq(c->value[COUNTER_RX_PACKETS], 2);
+	ck_assert_uint_eq(c->value[COUNTER_RX_ERRORS], 3);
+	ck_assert_uint_eq(c->value[COUNTER_RX_DROPPED], 4); /* the kernel's drop: rx_dropped + missed */
+	ck_assert_uint_eq(c->value[COUNTER_TX_BYTES], 9);
+	ck_assert_uint_eq(c->value[COUNTER_TX_PACKETS], 10);
+	ck_assert_uint_eq(c->value[COUNTER_TX_ERRORS], 11);
+	ck_assert_uint_eq(c->value[COUNTER_TX_DROPPED], 12);
+	ck_assert_uint_eq(seen.counters[1].have,
+			  COUNTER_BYTES | COUNTER_BIT(COUNTER_RX_PACKETS) | COUNTER_BIT(COUNTER_RX_ERRORS) |
+				  COUNTER_BIT(COUNTER_RX_DROPPED) | COUNTER_BIT(COUNTER_TX_PACKETS));
 }
 END_TEST
 
@@ -138,8 +161,8 @@ static void start(enum source_kind kind)
 static void assert_rate(size_t i, double rx, double tx)
 {
 	ck_assert_msg(mon.ifaces[i].valid, "%s has no value", mon.ifaces[i].name);
-	ck_assert_double_eq(mon.ifaces[i].rate.rx, rx);
-	ck_assert_double_eq(mon.ifaces[i].rate.tx, tx);
+	ck_assert_double_eq(mon.ifaces[i].rate.field[FIELD_RX], rx);
+	ck_assert_double_eq(mon.ifaces[i].rate.field[FIELD_TX], tx);
 }
 
 START_TEST(explicit_procfs_rates)
@@ -157,7 +180,7 @@ START_TEST(explicit_procfs_rates)
 	assert_rate(1, 3.0, 0.0);
 	ck_assert(!mon.ifaces[2].valid);
 	ck_assert(mon.total_valid);
-	ck_assert_double_eq(mon.total.rx, 4.0);
+	ck_assert_double_eq(mon.total.field[FIELD_RX], 4.0);
 }
 END_TEST
 
@@ -209,6 +232,7 @@ static Suite *procfs_suite(void)
 	Suite *s = suite_create("procfs");
 	testutil_add(s, "parse_kernel_text", parse_kernel_text, NULL, NULL);
 	testutil_add(s, "parse_skips_malformed", parse_skips_malformed, NULL, NULL);
+	testutil_add(s, "parse_metric_columns", parse_metric_columns, NULL, NULL);
 	add(s, "explicit_procfs_rates", explicit_procfs_rates);
 	add(s, "auto_takes_procfs_without_statistics", auto_takes_procfs_without_statistics);
 	add(s, "auto_keeps_sysfs_with_statistics", auto_keeps_sysfs_with_statistics);

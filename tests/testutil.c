@@ -75,7 +75,7 @@ void fake_iface_write(const char *name, const char *attr, const char *text)
 }
 
 /* Overwrite a counter file in place (no truncation), so held fds see the new value. */
-static void write_counter(const char *name, const char *counter, uint64_t value)
+void fake_iface_counter(const char *name, const char *counter, uint64_t value)
 {
 	char path[512], text[32];
 	snprintf(path, sizeof path, "%s/class/net/%s/statistics/%s", root, name, counter);
@@ -106,8 +106,8 @@ void fake_iface_add(const char *name, const char *operstate, unsigned flags, uin
 /* Rewrite an interface's counters in place, fixed width, as the kernel's files behave. */
 void fake_iface_set(const char *name, uint64_t rx, uint64_t tx)
 {
-	write_counter(name, "rx_bytes", rx);
-	write_counter(name, "tx_bytes", tx);
+	fake_iface_counter(name, "rx_bytes", rx);
+	fake_iface_counter(name, "tx_bytes", tx);
 }
 
 /* Remove an interface and its files. */

@@ -18,6 +18,10 @@ void fake_iface_add(const char *name, const char *operstate, unsigned flags, uin
 /* Rewrite an interface's counters in place, fixed width, as the kernel's files behave. */
 void fake_iface_set(const char *name, uint64_t rx, uint64_t tx);
 
+/* Write statistics/<counter> of name (created if need be) in place, fixed width, as
+ * fake_iface_set() writes the byte counters. */
+void fake_iface_counter(const char *name, const char *counter, uint64_t value);
+
 /* Write text to <root>/class/net/<name>/<attr>, creating or truncating it. */
 void fake_iface_write(const char *name, const char *attr, const char *text);
 

@@ -89,9 +89,14 @@ if "$KN_PLUGIN" --help | grep -q -- '--source'; then src="--source=sysfs"; fi
 	vg 2 usage --sysfs="$good" -i 0
 	vg 0 help --help
 	vg 0 realsys -p -n 5 -i 1000 -d lo
+	vg 0 metrics --sysfs="$bad" $src -p -n 10 -i 1000 -d '.*' -m util -m drops -m packets -m errors
+	vg 0 metrics-list --sysfs="$good" -l -m util
+	vg 0 metrics-realsys -p -n 5 -i 1000 -d lo -m packets -m util
+	vg 2 metrics-twice -m drops -m drops
 	if [ -n "${KN_RECORDER:-}" ] && [ -f "$KN_RECORDER" ]; then
 		export NVTX_INJECTION64_PATH="$KN_RECORDER" KN_NVTX_LOG="$tmp/nvtx.log"
 		vg 0 recorder --sysfs="$bad" $src -p -n 10 -i 1000 -d '.*'
+		vg 0 recorder-metrics --sysfs="$good" $src -p -n 10 -i 1000 -d '.*' -m packets -m util
 		vg 0 recorder-realsys -p -n 5 -i 1000 -d lo
 		unset NVTX_INJECTION64_PATH KN_NVTX_LOG
 	fi
@@ -106,6 +111,7 @@ while [ "$i" -lt 200 ]; do
 done
 printf '#!/bin/sh\nulimit -n 256 && exec "$@"\n' >"$tmp/limit-fds" && chmod +x "$tmp/limit-fds"
 wrap=$tmp/limit-fds vg 0 fdlimit --sysfs="$many" $src -p -n 5 -i 1000
+wrap=$tmp/limit-fds vg 0 fdlimit-metrics --sysfs="$many" $src -p -n 5 -i 1000 -m errors -m drops
 # As root: a network namespace of its own under the host's /sys, so netlink is given up.
 if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
 	printf '#!/bin/sh\nexec unshare -n "$@"\n' >"$tmp/foreign-ns" && chmod +x "$tmp/foreign-ns"

@@ -13,7 +13,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Stats callback: an ifindex is always positive. */
-static void fuzz_stats(int ifindex, const struct counter_pair *counters, void *ctx)
+static void fuzz_stats(int ifindex, const struct counter_set *counters, void *ctx)
 {
 	(void)counters;
 	if (ifindex <= 0 || ctx == NULL)
