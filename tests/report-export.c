@@ -96,14 +96,27 @@ void fx_open(struct fx *fx, const char *path, bool with_domain, const char *host
 
 int64_t fx_type(struct fx *fx, const char *schema, const char *f0, const char *f1)
 {
+	const char *names[2] = {f0, f1};
+	return fx_type_fields(fx, schema, names, 2);
+}
+
+int64_t fx_type_fields(struct fx *fx, const char *schema, const char *const *names, int n)
+{
 	int64_t type = fx->next_type++;
-	int64_t name = fx_string(fx, schema), n0 = fx_string(fx, f0), n1 = fx_string(fx, f1);
+	int64_t name = fx_string(fx, schema);
 	char sql[256];
-	snprintf(sql, sizeof sql, "INSERT INTO GENERIC_EVENT_TYPES VALUES (%lld, 100, %lld, NULL);"
-		 "INSERT INTO GENERIC_EVENT_TYPE_FIELDS VALUES (%lld, 0, %lld, NULL, 8, 3), (%lld, 1, %lld, 8, 8, 3)",
-		 (long long)type, (long long)name, (long long)type, (long long)n0, (long long)type,
-		 (long long)n1);
+	snprintf(sql, sizeof sql, "INSERT INTO GENERIC_EVENT_TYPES VALUES (%lld, 100, %lld, NULL)",
+		 (long long)type, (long long)name);
 	fx_exec(fx, sql);
+	for (int k = 0; k < n; k++) {
+		int64_t field = fx_string(fx, names[k]);
+		char offset[16] = "NULL"; /* as before for the first field */
+		if (k > 0)
+			snprintf(offset, sizeof offset, "%d", 8 * k);
+		snprintf(sql, sizeof sql, "INSERT INTO GENERIC_EVENT_TYPE_FIELDS VALUES (%lld, %d, %lld, %s, "
+			 "8, 3)", (long long)type, k, (long long)field, offset);
+		fx_exec(fx, sql);
+	}
 	return type;
 }
 
@@ -122,14 +135,20 @@ static void fx_field(struct fx *fx, int64_t id, int idx, double v)
 
 void fx_sample(struct fx *fx, int64_t type, int64_t t, double rx, double tx)
 {
+	const double v[2] = {rx, tx};
+	fx_sample_fields(fx, type, t, v, 2);
+}
+
+void fx_sample_fields(struct fx *fx, int64_t type, int64_t t, const double *v, int n)
+{
 	int64_t id = fx->next_event++;
 	sqlite3_reset(fx->ins_event);
 	sqlite3_bind_int64(fx->ins_event, 1, id);
 	sqlite3_bind_int64(fx->ins_event, 2, t);
 	sqlite3_bind_int64(fx->ins_event, 3, type);
 	fx_check(fx, sqlite3_step(fx->ins_event), SQLITE_DONE);
-	fx_field(fx, id, 0, rx);
-	fx_field(fx, id, 1, tx);
+	for (int k = 0; k < n; k++)
+		fx_field(fx, id, k, v[k]);
 }
 
 void fx_range(struct fx *fx, const char *name, int64_t start, int64_t end, int event_type,

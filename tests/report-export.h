@@ -29,6 +29,12 @@ int64_t fx_type(struct fx *fx, const char *schema, const char *f0, const char *f
 /* One sample of type at t ns; NaN fields are written as NULL. */
 void fx_sample(struct fx *fx, int64_t type, int64_t t, double rx, double tx);
 
+/* Register a counter type named schema with the n fields names (fieldIdx 0..n-1); its typeId. */
+int64_t fx_type_fields(struct fx *fx, const char *schema, const char *const *names, int n);
+
+/* One sample of type at t ns with n field values (fieldIdx 0..n-1); NaN is written as NULL. */
+void fx_sample_fields(struct fx *fx, int64_t type, int64_t t, const double *v, int n);
+
 /* One NVTX range (eventType FX_PUSHPOP or FX_STARTEND); text_id: name through StringIds. */
 void fx_range(struct fx *fx, const char *name, int64_t start, int64_t end, int event_type,
 	      bool text_id);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_report: kvikio_nic_report's numbers on synthetic exports with exact expected values:
- * integrals, percentiles, range overlaps, no-value samples, unnamed groups, bad inputs, formats. */
+ * integrals, percentiles, range overlaps, no-value samples, unnamed groups, bad inputs, formats,
+ * the extra fields of kvikio_nic -m (counts, means, util's percentiles, unknown fields). */
 #include "config.h"
 
 #include "report-export.h"
@@ -468,6 +469,178 @@ START_TEST(formats)
 }
 END_TEST
 
+/* kvikio_nic -m packets -m util in group eth0, with an unknown field among them: 5 samples
+ * 100 ms apart from 1000 ms (the first covers 100 ms too); rx is NULL at 1300 ms, rx_packets at
+ * 1200, rx_util at 1400. rx_util is util throughout when util is not 0; newest_first: stored
+ * newest first (the fast scan gives up). */
+static void extra_eth0(struct fx *fx, double util, bool newest_first)
+{
+	static const char *const names[] = {"rx", "tx", "rx_packets", "tx_packets", "rx_frobs",
+		"rx_util", "tx_util"};
+	int64_t type = fx_type_fields(fx, "NIC bandwidth: eth0", names, 7);
+	for (int k = 0; k < 5; k++) {
+		int i = newest_first ? 4 - k : k;
+		double v[7] = {i == 3 ? NAN : 10, 5, i == 2 ? NAN : 100.0 * (i + 1), 10, 7,
+			util != 0 ? util : i == 4 ? NAN : 10.0 * (i + 1), i + 1.0};
+		fx_sample_fields(fx, type, (1000 + 100 * i) * MS, v, 7);
+	}
+}
+
+/* The extra export: eth0 (extra_eth0), lo (util unknown: NULL throughout), mlx5_0:1 (rx, tx
+ * only), a type without rx and tx, one whose rx_errors is named twice. */
+static void extra_export(double util, bool newest_first)
+{
+	static const char *const lo_names[] = {"rx", "tx", "rx_util", "tx_util"};
+	static const char *const no_rx[] = {"rx_packets", "tx_packets"};
+	static const char *const dup[] = {"rx", "tx", "rx_errors", "rx_errors", "tx_errors"};
+	struct fx fx;
+	fx_open(&fx, path, true, "node-x");
+	extra_eth0(&fx, util, newest_first);
+	int64_t lo = fx_type_fields(&fx, "NIC bandwidth: lo", lo_names, 4);
+	int64_t rdma = fx_type(&fx, "NIC bandwidth: mlx5_0:1", "rx", "tx");
+	fx_type_fields(&fx, "NIC bandwidth: bad", no_rx, 2);
+	int64_t twice = fx_type_fields(&fx, "NIC bandwidth: dup", dup, 5);
+	for (int i = 0; i < 5; i++) {
+		double l[4] = {1, 1, NAN, NAN}, d[5] = {1, 1, 3, 3, 4};
+		fx_sample_fields(&fx, lo, (1000 + 100 * i) * MS, l, 4);
+		fx_sample(&fx, rdma, (1000 + 100 * i) * MS, 100, 200);
+		fx_sample_fields(&fx, twice, (1000 + 100 * i) * MS, d, 5);
+	}
+	fx_range(&fx, "ckpt", 1150 * MS, 1350 * MS, FX_PUSHPOP, false);
+	fx_range(&fx, "head", 950 * MS, 1000 * MS, FX_PUSHPOP, false);
+	fx_close(&fx);
+}
+
+START_TEST(extra_fields_summary)
+{
+	extra_export(0, false);
+	struct rpt_result res;
+	analyze_ok(&res);
+	ck_assert_uint_eq(res.ngroups, 4); /* "bad" has no rx and tx */
+	const struct rpt_group_result *e = &res.groups[0], *lo = &res.groups[1], *r = &res.groups[2];
+	ck_assert_str_eq(r->name, "mlx5_0:1");
+	ck_assert_str_eq(res.groups[3].name, "dup");
+	ck_assert_uint_eq(e->samples, 4); /* rx is NULL once: the extra fields count on their own */
+	ck_assert_double_eq_tol(e->rx.mib, 4.0, TOL);
+	const struct rpt_extra_stats *rxp = &e->extra[RPT_RX_PACKETS], *txp = &e->extra[RPT_TX_PACKETS];
+	ck_assert_double_eq_tol(rxp->count, 0.1 * (100 + 200 + 400 + 500), TOL);
+	ck_assert_double_eq_tol(rxp->seconds, 0.4, TOL);
+	ck_assert_double_eq_tol(rxp->mean, 300, TOL);
+	ck_assert_double_eq_tol(txp->count, 5, TOL);
+	ck_assert_double_eq_tol(txp->mean, 10, TOL);
+	const struct rpt_extra_stats *rxu = &e->extra[RPT_RX_UTIL], *txu = &e->extra[RPT_TX_UTIL];
+	ck_assert_double_eq_tol(rxu->mean, 25, TOL);
+	ck_assert_double_eq_tol(rxu->p50, 25, TOL);
+	ck_assert_double_eq_tol(rxu->p95, 38.5, TOL);
+	ck_assert_double_eq(rxu->max, 40);
+	ck_assert_double_eq_tol(txu->mean, 3, TOL);
+	ck_assert_double_eq_tol(txu->p95, 4.8, TOL);
+	ck_assert(e->has[RPT_RX_UTIL] && !e->has[RPT_RX_ERRORS] && isnan(e->extra[RPT_RX_ERRORS].count));
+	ck_assert(lo->has[RPT_RX_UTIL] && !lo->has[RPT_RX_PACKETS]);
+	ck_assert_double_eq(lo->extra[RPT_RX_UTIL].count, 0); /* the speed is unknown: no value */
+	ck_assert(isnan(lo->extra[RPT_RX_UTIL].mean) && isnan(lo->extra[RPT_RX_UTIL].p50) &&
+		  isnan(lo->extra[RPT_TX_UTIL].max));
+	for (int f = RPT_RX_PACKETS; f < RPT_NFIELDS; f++)
+		ck_assert(!r->has[f] && isnan(r->extra[f].count) && isnan(r->extra[f].mean));
+	ck_assert(!res.groups[3].has[RPT_RX_ERRORS] && res.groups[3].has[RPT_TX_ERRORS]);
+	ck_assert_double_eq_tol(res.groups[3].extra[RPT_TX_ERRORS].count, 2, TOL);
+	rpt_result_free(&res);
+}
+END_TEST
+
+START_TEST(extra_fields_storage_order)
+{
+	extra_export(0, true);
+	struct rpt_result res;
+	analyze_ok(&res);
+	const struct rpt_group_result *e = &res.groups[0];
+	ck_assert_double_eq_tol(e->extra[RPT_RX_PACKETS].count, 120, TOL);
+	ck_assert_double_eq_tol(e->extra[RPT_RX_UTIL].p95, 38.5, TOL);
+	ck_assert_double_eq_tol(e->extra[RPT_TX_UTIL].mean, 3, TOL);
+	size_t ckpt = range_index(&res, "ckpt") * res.ngroups;
+	ck_assert_double_eq_tol(res.range_extra[ckpt * RPT_NFIELDS + RPT_RX_PACKETS], 65, TOL);
+	rpt_result_free(&res);
+}
+END_TEST
+
+START_TEST(extra_fields_ranges)
+{
+	extra_export(0, false);
+	struct rpt_result res;
+	analyze_ok(&res);
+	size_t ckpt = range_index(&res, "ckpt") * res.ngroups, head = range_index(&res, "head") * res.ngroups;
+	const double *x = res.range_extra, *cover = res.range_cover;
+	/* ckpt [1150, 1350]: 50 ms of the 1200 sample, 100 of 1300, 50 of 1400 */
+	ck_assert_double_eq_tol(x[ckpt * RPT_NFIELDS + RPT_RX_PACKETS], 0.1 * 400 + 0.05 * 500, TOL);
+	ck_assert_double_eq_tol(x[ckpt * RPT_NFIELDS + RPT_TX_PACKETS], 0.2 * 10, TOL);
+	ck_assert_double_eq_tol(x[ckpt * RPT_NFIELDS + RPT_RX_UTIL], 0.05 * 30 + 0.1 * 40, TOL);
+	ck_assert_double_eq_tol(cover[ckpt * RPT_NFIELDS + RPT_RX_UTIL], 0.15, TOL);
+	ck_assert_double_eq_tol(cover[ckpt * RPT_NFIELDS + RPT_TX_UTIL], 0.2, TOL);
+	ck_assert_double_eq_tol(res.range_rx[ckpt], 0.05 * 10 + 0.05 * 10, TOL);
+	/* head [950, 1000]: inside the first sample's window (900, 1000] */
+	ck_assert_double_eq_tol(x[head * RPT_NFIELDS + RPT_RX_PACKETS], 0.05 * 100, TOL);
+	ck_assert_double_eq_tol(cover[head * RPT_NFIELDS + RPT_RX_UTIL], 0.05, TOL);
+	ck_assert_double_eq(cover[(head + 1) * RPT_NFIELDS + RPT_RX_UTIL], 0); /* lo */
+	rpt_result_free(&res);
+}
+END_TEST
+
+START_TEST(extra_fields_formats)
+{
+	struct rpt_input in[2] = {{.name = "a.sqlite", .ok = true}, {.name = "b.sqlite", .ok = true}};
+	extra_export(0, false);
+	analyze_ok(&in[0].res);
+	extra_export(70, false); /* rx_util 70 over 0.5 s: the --sum row's mean is (10 + 35) / 0.9 */
+	analyze_ok(&in[1].res);
+	char *csv = print_to_string(in, 2, RPT_CSV, false, true);
+	ck_assert_str_eq(csv,
+		"report,host,group,samples,seconds,rx_MiB,tx_MiB,rx_mean,rx_p50,rx_p95,rx_max,tx_mean,"
+		"tx_p50,tx_p95,tx_max,rx_packets,tx_packets,rx_packets_mean,tx_packets_mean,rx_errors,"
+		"tx_errors,rx_errors_mean,tx_errors_mean,rx_util_mean,rx_util_p50,rx_util_p95,"
+		"rx_util_max,tx_util_mean,tx_util_p50,tx_util_p95,tx_util_max\n"
+		"a.sqlite,node-x,eth0,4,0.4,4,2,10,10,10,10,5,5,5,5,120,5,300,10,,,,,25,25,38.5,40,3,3,4.8,5\n"
+		"a.sqlite,node-x,lo,5,0.5,0.5,0.5,1,1,1,1,1,1,1,1,,,,,,,,,,,,,,,,\n"
+		"a.sqlite,node-x,mlx5_0:1,5,0.5,50,100,100,100,100,100,200,200,200,200,,,,,,,,,,,,,,,,\n"
+		"a.sqlite,node-x,dup,5,0.5,0.5,0.5,1,1,1,1,1,1,1,1,,,,,,2,,4,,,,,,,,\n"
+		"b.sqlite,node-x,eth0,4,0.4,4,2,10,10,10,10,5,5,5,5,120,5,300,10,,,,,70,70,70,70,3,3,4.8,5\n"
+		"b.sqlite,node-x,lo,5,0.5,0.5,0.5,1,1,1,1,1,1,1,1,,,,,,,,,,,,,,,,\n"
+		"b.sqlite,node-x,mlx5_0:1,5,0.5,50,100,100,100,100,100,200,200,200,200,,,,,,,,,,,,,,,,\n"
+		"b.sqlite,node-x,dup,5,0.5,0.5,0.5,1,1,1,1,1,1,1,1,,,,,,2,,4,,,,,,,,\n"
+		"(sum),,eth0,8,0.8,8,4,20,,,,10,,,,240,10,600,20,,,,,50,,,,3,,,\n"
+		"(sum),,lo,10,1,1,1,2,,,,2,,,,,,,,,,,,,,,,,,,\n"
+		"(sum),,mlx5_0:1,10,1,100,200,200,,,,400,,,,,,,,,,,,,,,,,,,\n"
+		"(sum),,dup,10,1,1,1,2,,,,2,,,,,,,,,4,,8,,,,,,,,\n");
+	free(csv);
+	char *ranges = print_to_string(in, 1, RPT_CSV, true, false);
+	ck_assert_str_eq(ranges,
+		"report,host,range,count,seconds,group,rx_MiB,tx_MiB,rx_mean,tx_mean,rx_packets,"
+		"tx_packets,rx_packets_mean,tx_packets_mean,rx_errors,tx_errors,rx_errors_mean,"
+		"tx_errors_mean,rx_util_mean,tx_util_mean\n"
+		"a.sqlite,node-x,ckpt,1,0.2,eth0,1,0.5,5,2.5,65,2,325,10,,,,,36.6666666666667,4\n"
+		"a.sqlite,node-x,ckpt,1,0.2,lo,0.2,0.2,1,1,,,,,,,,,,\n"
+		"a.sqlite,node-x,ckpt,1,0.2,mlx5_0:1,20,40,100,200,,,,,,,,,,\n"
+		"a.sqlite,node-x,ckpt,1,0.2,dup,0.2,0.2,1,1,,,,,,0.8,,4,,\n"
+		"a.sqlite,node-x,head,1,0.05,eth0,0.5,0.25,10,5,5,0.5,100,10,,,,,10,1\n"
+		"a.sqlite,node-x,head,1,0.05,lo,0.05,0.05,1,1,,,,,,,,,,\n"
+		"a.sqlite,node-x,head,1,0.05,mlx5_0:1,5,10,100,200,,,,,,,,,,\n"
+		"a.sqlite,node-x,head,1,0.05,dup,0.05,0.05,1,1,,,,,,0.2,,4,,\n");
+	free(ranges);
+	char *json = print_to_string(in, 2, RPT_JSON, false, true);
+	ck_assert_ptr_nonnull(strstr(json, "\"group\": \"lo\", \"samples\": 5, \"seconds\": 0.5, "));
+	ck_assert_ptr_nonnull(strstr(json, "\"rx_packets\": null, \"tx_packets\": null, "));
+	ck_assert_ptr_nonnull(strstr(json, "\"rx_util_mean\": 50, \"rx_util_p50\": null, "));
+	ck_assert_ptr_nonnull(strstr(json, "\"rx_util_mean\": 25, \"rx_util_p50\": 25, "
+					   "\"rx_util_p95\": 38.5, \"rx_util_max\": 40, "));
+	free(json);
+	char *table = print_to_string(in, 1, RPT_TABLE, false, false);
+	ck_assert_ptr_nonnull(strstr(table, "  rx_packets  tx_packets  rx_packets_mean"));
+	ck_assert_ptr_nonnull(strstr(table, "     120.000       5.000          300.000"));
+	free(table);
+	rpt_result_free(&in[0].res);
+	rpt_result_free(&in[1].res);
+}
+END_TEST
+
 /* Add a case with the temporary-folder fixture. */
 static void add(Suite *s, const char *name, const TTest *fn)
 {
@@ -494,6 +667,10 @@ static Suite *report_suite(void)
 	add(s, "not_sqlite_fails", not_sqlite_fails);
 	add(s, "range_filter", range_filter);
 	add(s, "formats", formats);
+	add(s, "extra_fields_summary", extra_fields_summary);
+	add(s, "extra_fields_ranges", extra_fields_ranges);
+	add(s, "extra_fields_storage_order", extra_fields_storage_order);
+	add(s, "extra_fields_formats", extra_fields_formats);
 	return s;
 }
 

@@ -20,8 +20,10 @@ struct group_state {
 	int64_t head[RPT_HEAD_INTERVALS + 1]; /* the first sample times */
 	bool first_valid;
 	double first_rx, first_tx;
+	double first_rate[RPT_MAX_CHANNELS];   /* the first sample's channel rates */
 	struct rpt_values rx, tx;              /* values of the samples with one */
 	double covered, int_rx, int_tx;        /* ns, MiB/s * ns */
+	struct rpt_extra extra;
 	struct rpt_sweep_group sweep;
 };
 
@@ -33,6 +35,7 @@ struct analysis {
 	struct rpt_group_info *info;
 	struct group_state *state;
 	struct rpt_sweep sweep;
+	bool extras; /* some group has an extra field */
 	bool oom;
 };
 
@@ -61,12 +64,15 @@ static void series_add(struct analysis *an, size_t g, int64_t t, bool valid, dou
 }
 
 /* Scan callback: one sample of group g, in time order. */
-static void on_sample(void *ctx, size_t g, int64_t t, bool rx_ok, double rx, bool tx_ok, double tx)
+static void on_sample(void *ctx, size_t g, int64_t t, const struct rpt_sample *smp)
 {
 	struct analysis *an = ctx;
 	struct group_state *st = &an->state[g];
-	bool valid = rpt_field_valid(rx_ok, rx) && rpt_field_valid(tx_ok, tx);
+	double rx = smp->v[RPT_RX], tx = smp->v[RPT_TX], rate[RPT_MAX_CHANNELS];
+	bool valid = rpt_field_valid(smp->ok[RPT_RX], rx) && rpt_field_valid(smp->ok[RPT_TX], tx);
 	if (valid && (rpt_values_push(&st->rx, rx) != 0 || rpt_values_push(&st->tx, tx) != 0))
+		an->oom = true;
+	if (rpt_extra_sample(&st->extra, smp, valid, rate) != 0)
 		an->oom = true;
 	if (st->seen <= RPT_HEAD_INTERVALS)
 		st->head[st->seen] = t;
@@ -74,6 +80,7 @@ static void on_sample(void *ctx, size_t g, int64_t t, bool rx_ok, double rx, boo
 		st->first_valid = valid; /* its window is known at the end */
 		st->first_rx = rx;
 		st->first_tx = tx;
+		memcpy(st->first_rate, rate, st->extra.nch * sizeof *rate);
 	} else {
 		double len = (double)(t - st->prev);
 		if (valid) {
@@ -81,8 +88,9 @@ static void on_sample(void *ctx, size_t g, int64_t t, bool rx_ok, double rx, boo
 			st->int_rx += rx * len;
 			st->int_tx += tx * len;
 		}
+		rpt_extra_window(&st->extra, rate, len);
 		if (an->cfg->ranges)
-			rpt_sweep_window(&st->sweep, &an->sweep, st->prev, t, valid, rx, tx);
+			rpt_sweep_window(&st->sweep, &an->sweep, st->prev, t, rate);
 	}
 	if (an->res->series != NULL)
 		series_add(an, g, t, valid, rx, tx);
@@ -95,18 +103,21 @@ static void first_sample(struct analysis *an, size_t g)
 {
 	struct group_state *st = &an->state[g];
 	size_t nhead = st->seen <= RPT_HEAD_INTERVALS ? st->seen : RPT_HEAD_INTERVALS + 1;
-	if (nhead < 2 || !st->first_valid)
+	if (nhead < 2)
 		return; /* one sample: no interval, the sample covers nothing */
 	int64_t intervals[RPT_HEAD_INTERVALS];
 	for (size_t i = 1; i < nhead; i++)
 		intervals[i - 1] = st->head[i] - st->head[i - 1];
 	double m = rpt_median_int64(intervals, nhead - 1);
-	st->covered += m;
-	st->int_rx += st->first_rx * m;
-	st->int_tx += st->first_tx * m;
+	if (st->first_valid) {
+		st->covered += m;
+		st->int_rx += st->first_rx * m;
+		st->int_tx += st->first_tx * m;
+	}
+	rpt_extra_window(&st->extra, st->first_rate, m);
 	if (an->cfg->ranges)
-		rpt_sweep_first(&st->sweep, &an->sweep, (double)st->head[0] - m, st->head[0], st->first_rx,
-				st->first_tx);
+		rpt_sweep_first(&st->sweep, &an->sweep, (double)st->head[0] - m, st->head[0],
+				st->first_rate);
 }
 
 /* Free the scan's state. */
@@ -115,6 +126,7 @@ static void states_free(struct analysis *an)
 	for (size_t g = 0; an->state != NULL && g < an->ngroups; g++) {
 		rpt_values_free(&an->state[g].rx);
 		rpt_values_free(&an->state[g].tx);
+		rpt_extra_free(&an->state[g].extra);
 		rpt_sweep_group_free(&an->state[g].sweep);
 	}
 	free(an->state);
@@ -127,9 +139,13 @@ static int states_init(struct analysis *an)
 	an->state = calloc(an->ngroups ? an->ngroups : 1, sizeof *an->state);
 	if (an->state == NULL)
 		return -1;
-	for (size_t g = 0; g < an->ngroups; g++)
-		if (rpt_sweep_group_init(&an->state[g].sweep, &an->sweep) != 0)
+	for (size_t g = 0; g < an->ngroups; g++) {
+		struct group_state *st = &an->state[g];
+		rpt_extra_init(&st->extra, &an->info[g]);
+		an->extras |= st->extra.nch > 2;
+		if (rpt_sweep_group_init(&st->sweep, &an->sweep, st->extra.nch) != 0)
 			return -1;
+	}
 	if (an->res->series != NULL)
 		memset(an->res->series, 0, an->ngroups * sizeof *an->res->series);
 	return 0;
@@ -140,24 +156,18 @@ static int field_stats(struct rpt_values *vs, double integral, double covered,
 		       struct rpt_field_stats *f)
 {
 	*f = (struct rpt_field_stats){integral / NS_PER_S, NAN, NAN, NAN, NAN};
-	size_t want = vs->n, n;
-	double *values = rpt_values_take(vs, &n);
-	if (want > 0 && values == NULL)
-		return -1;
-	if (n > 0) {
+	if (vs->n > 0)
 		f->mean = covered > 0 ? integral / covered : NAN;
-		f->max = rpt_percentile(values, n, 100);
-		f->p95 = rpt_percentile(values, n, 95);
-		f->p50 = rpt_percentile(values, n, 50);
-	}
-	free(values);
-	return 0;
+	return rpt_values_spread(vs, &f->p50, &f->p95, &f->max);
 }
 
-/* Allocate the result's tables; -1 when out of memory. */
-static int results_alloc(struct rpt_result *res, size_t ng, size_t nn)
+/* Allocate the result's tables (extras: the extra fields' too); -1 when out of memory. */
+static int results_alloc(struct rpt_result *res, size_t ng, size_t nn, bool extras)
 {
 	size_t ncells = nn * ng + 1;
+	if (extras && ((res->range_extra = calloc(ncells * RPT_NFIELDS, sizeof(double))) == NULL ||
+		       (res->range_cover = calloc(ncells * RPT_NFIELDS, sizeof(double))) == NULL))
+		return -1;
 	res->groups = calloc(ng ? ng : 1, sizeof *res->groups);
 	res->range_count = calloc(nn ? nn : 1, sizeof *res->range_count);
 	res->range_seconds = calloc(nn ? nn : 1, sizeof *res->range_seconds);
@@ -168,12 +178,28 @@ static int results_alloc(struct rpt_result *res, size_t ng, size_t nn)
 		       : -1;
 }
 
+/* Put group g's sums inside the ranges of name k into the result. */
+static void range_sums(struct rpt_result *res, const struct rpt_sweep_group *sw,
+		       const struct rpt_extra *x, size_t k, size_t g)
+{
+	size_t cell = k * res->ngroups + g;
+	const double *acc = &sw->acc[k * sw->nch];
+	res->range_rx[cell] = acc[0] / NS_PER_S;
+	res->range_tx[cell] = acc[1] / NS_PER_S;
+	for (int f = RPT_RX_PACKETS; res->range_extra != NULL && f < RPT_NFIELDS; f++) {
+		if (x->chan[f] >= 0)
+			res->range_extra[cell * RPT_NFIELDS + f] = acc[x->chan[f]] / NS_PER_S;
+		if (x->cover[f] >= 0)
+			res->range_cover[cell * RPT_NFIELDS + f] = acc[x->cover[f]] / NS_PER_S;
+	}
+}
+
 /* Turn the scan's sums into the result; -1 when out of memory. */
 static int results_make(struct analysis *an)
 {
 	struct rpt_result *res = an->res;
 	size_t ng = an->ngroups, nn = res->ranges.nnames;
-	if (results_alloc(res, ng, nn) != 0)
+	if (results_alloc(res, ng, nn, an->extras) != 0)
 		return -1;
 	res->ngroups = ng;
 	for (size_t g = 0; g < ng; g++) {
@@ -184,14 +210,14 @@ static int results_make(struct analysis *an)
 		first_sample(an, g);
 		gr->samples = st->rx.n;
 		gr->seconds = st->covered / NS_PER_S;
+		memcpy(gr->has, an->info[g].has, sizeof gr->has);
 		if (field_stats(&st->rx, st->int_rx, st->covered, &gr->rx) != 0 ||
-		    field_stats(&st->tx, st->int_tx, st->covered, &gr->tx) != 0)
+		    field_stats(&st->tx, st->int_tx, st->covered, &gr->tx) != 0 ||
+		    rpt_extra_stats(&st->extra, gr->extra) != 0)
 			return -1;
 		rpt_sweep_finish(&st->sweep, &an->sweep);
-		for (size_t k = 0; k < nn; k++) {
-			res->range_rx[k * ng + g] = st->sweep.acc_rx[k] / NS_PER_S;
-			res->range_tx[k * ng + g] = st->sweep.acc_tx[k] / NS_PER_S;
-		}
+		for (size_t k = 0; k < nn; k++)
+			range_sums(res, &st->sweep, &st->extra, k, g);
 	}
 	for (size_t i = 0; i < res->ranges.nranges; i++) {
 		const struct rpt_range *r = &res->ranges.ranges[i];
@@ -284,6 +310,8 @@ void rpt_result_free(struct rpt_result *res)
 	free(res->range_seconds);
 	free(res->range_rx);
 	free(res->range_tx);
+	free(res->range_extra);
+	free(res->range_cover);
 	free(res->series);
 	*res = (struct rpt_result){0};
 }

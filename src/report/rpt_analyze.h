@@ -2,12 +2,14 @@
 /* rpt_analyze: one report's numbers: per group the summary, per range name the bytes inside its
  * ranges, and (for --svg) the curves reduced to a fixed number of time buckets.
  * One scan of the samples (--svg adds one for the time span); memory is the values of one
- * report (16 bytes per sample). The first sample's window, one median interval, is known only
- * once RPT_HEAD_INTERVALS intervals are seen: its bytes are added at the end. */
+ * report (16 bytes per sample, 16 more with util). The extra fields: rpt_extra.h. The first
+ * sample's window, one median interval, is known only once RPT_HEAD_INTERVALS intervals are
+ * seen: its bytes are added at the end. */
 #ifndef KN_RPT_ANALYZE_H
 #define KN_RPT_ANALYZE_H
 
 #include "rpt_db.h"
+#include "rpt_extra.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,6 +29,8 @@ struct rpt_group_result {
 	uint64_t samples; /* samples with a value */
 	double seconds;   /* the time they cover */
 	struct rpt_field_stats rx, tx;
+	bool has[RPT_NFIELDS];                    /* the fields the group has */
+	struct rpt_extra_stats extra[RPT_NFIELDS]; /* per extra field (rx, tx: unused) */
 };
 
 /* One group's curve for --svg: per bucket the sum and count of valued samples, and the count of
@@ -45,6 +49,9 @@ struct rpt_result {
 	uint64_t *range_count;       /* per name */
 	double *range_seconds;       /* per name: sum of the durations */
 	double *range_rx, *range_tx; /* MiB, [name * ngroups + group] */
+	double *range_extra;         /* extra counts (util: % * s) inside the ranges, and the seconds */
+	double *range_cover;         /* util has a value inside them: [(name * ngroups + group) *
+				      * RPT_NFIELDS + field]; both NULL when no group has an extra field */
 	struct rpt_series *series;   /* per group, only when asked for */
 	int64_t t_lo, t_hi;          /* the time the samples cover (ns), for the curves */
 };

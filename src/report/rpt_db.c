@@ -189,30 +189,44 @@ int rpt_db_host(struct rpt_db *db, char **host, char err[RPT_ERR_MAX])
 	return 0;
 }
 
-/* Find the fieldIdx of rx and tx of type t; 1 when it has exactly those two, 0 when not, -1. */
+/* List g's usable fields in g->which: rx, tx, then each extra field named once whose fieldIdx
+ * no earlier field has (a doubtful extra field is left out, not the group). */
+static void group_which(struct rpt_group_info *g, const int count[RPT_NFIELDS])
+{
+	g->nfields = 0;
+	for (int f = 0; f < RPT_NFIELDS; f++) {
+		bool ok = count[f] == 1;
+		for (unsigned k = 0; ok && k < g->nfields; k++)
+			ok = g->field[g->which[k]] != g->field[f];
+		g->has[f] = ok;
+		if (ok)
+			g->which[g->nfields++] = (unsigned char)f;
+	}
+}
+
+/* Find the fieldIdx of the fields of type t; 1 when it has rx and tx once each (other names
+ * are ignored), 0 when not, -1. */
 static int group_fields(struct rpt_db *db, sqlite3_stmt *fields, struct rpt_group_info *g,
 			char err[RPT_ERR_MAX])
 {
-	int nrx = 0, ntx = 0, nother = 0, rc;
+	int count[RPT_NFIELDS] = {0}, rc;
 	sqlite3_reset(fields);
 	if (sqlite3_bind_int64(fields, 1, g->type_id) != SQLITE_OK)
 		return db_fail(db, "cannot read the export", err);
 	while ((rc = sqlite3_step(fields)) == SQLITE_ROW) {
 		const unsigned char *name = sqlite3_column_text(fields, 1);
-		int64_t idx = sqlite3_column_int64(fields, 0);
-		if (name != NULL && strcmp((const char *)name, "rx") == 0) {
-			g->rx_field = idx;
-			nrx++;
-		} else if (name != NULL && strcmp((const char *)name, "tx") == 0) {
-			g->tx_field = idx;
-			ntx++;
-		} else {
-			nother++;
+		int f = name != NULL ? rpt_field_find((const char *)name) : -1;
+		if (f >= 0) {
+			g->field[f] = sqlite3_column_int64(fields, 0);
+			count[f]++;
 		}
 	}
 	if (rc != SQLITE_DONE)
 		return db_fail(db, "cannot read the export", err);
-	return nrx == 1 && ntx == 1 && nother == 0 && g->rx_field != g->tx_field;
+	if (count[RPT_RX] != 1 || count[RPT_TX] != 1 || g->field[RPT_RX] == g->field[RPT_TX])
+		return 0;
+	group_which(g, count);
+	return 1;
 }
 
 /* The group's name: what follows the schema prefix, or "#k" for the shared schema name. */
@@ -225,7 +239,7 @@ static char *group_name(const char *schema, size_t k)
 	return strdup(buf);
 }
 
-/* Add one candidate type to the list when its fields are rx and tx; -1 on error. */
+/* Add one candidate type to the list when it has rx and tx; -1 on error. */
 static int groups_add(struct rpt_db *db, sqlite3_stmt *fields, int64_t type_id, const char *schema,
 		      struct rpt_group_info **groups, size_t *n, size_t *cap, char err[RPT_ERR_MAX])
 {
@@ -478,8 +492,7 @@ static long group_index(const struct rpt_group_info *groups, size_t n, int64_t i
 struct sample {
 	int64_t id, t;
 	long g;
-	bool rx_ok, tx_ok;
-	double rx, tx;
+	struct rpt_sample f;
 };
 
 /* Take one GENERIC_EVENT_DATA row (fieldIdx, doubleVal at columns col, col + 1) into s. */
@@ -489,13 +502,15 @@ static void sample_field(struct sample *s, const struct rpt_group_info *gi, sqli
 	if (s->g < 0 || sqlite3_column_type(stmt, col) == SQLITE_NULL ||
 	    sqlite3_column_type(stmt, col + 1) == SQLITE_NULL)
 		return;
+	const struct rpt_group_info *g = &gi[s->g];
 	int64_t idx = sqlite3_column_int64(stmt, col);
-	if (idx == gi[s->g].rx_field) {
-		s->rx_ok = true;
-		s->rx = sqlite3_column_double(stmt, col + 1);
-	} else if (idx == gi[s->g].tx_field) {
-		s->tx_ok = true;
-		s->tx = sqlite3_column_double(stmt, col + 1);
+	for (unsigned k = 0; k < g->nfields; k++) {
+		unsigned f = g->which[k];
+		if (idx == g->field[f]) {
+			s->f.ok[f] = true;
+			s->f.v[f] = sqlite3_column_double(stmt, col + 1);
+			return;
+		}
 	}
 }
 
@@ -558,7 +573,7 @@ static int samples_merged(struct scan *sc, rpt_sample_fn fn, void *ctx)
 			continue;
 		if (!scan_in_order(sc, s.g, s.t))
 			goto unordered;
-		fn(ctx, (size_t)s.g, s.t, s.rx_ok, s.rx, s.tx_ok, s.tx);
+		fn(ctx, (size_t)s.g, s.t, &s.f);
 	}
 	if (rce != SQLITE_DONE || (rcd != SQLITE_DONE && rcd != SQLITE_ROW)) {
 		db_fail(sc->db, "cannot read the samples", sc->err);
@@ -595,7 +610,7 @@ static int samples_sorted(struct scan *sc, rpt_sample_fn fn, void *ctx)
 		int64_t id = sqlite3_column_int64(stmt, 0);
 		if (!pending || id != s.id) {
 			if (pending && s.g >= 0)
-				fn(ctx, (size_t)s.g, s.t, s.rx_ok, s.rx, s.tx_ok, s.tx);
+				fn(ctx, (size_t)s.g, s.t, &s.f);
 			s = (struct sample){.id = id, .t = sqlite3_column_int64(stmt, 2)};
 			s.g = group_index(sc->groups, sc->n, sqlite3_column_int64(stmt, 1));
 			pending = true;
@@ -603,7 +618,7 @@ static int samples_sorted(struct scan *sc, rpt_sample_fn fn, void *ctx)
 		sample_field(&s, sc->groups, stmt, 3);
 	}
 	if (pending && s.g >= 0 && rc == SQLITE_DONE)
-		fn(ctx, (size_t)s.g, s.t, s.rx_ok, s.rx, s.tx_ok, s.tx);
+		fn(ctx, (size_t)s.g, s.t, &s.f);
 	if (rc != SQLITE_DONE) {
 		db_fail(sc->db, "cannot read the samples", sc->err);
 		sqlite3_finalize(stmt);

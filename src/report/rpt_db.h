@@ -3,11 +3,13 @@
  * Tables (as nsys 2025.3.1 writes them): StringIds; GENERIC_EVENT_SOURCES ('GenericCounters');
  * GENERIC_EVENT_TYPES (one per counter group, named after its payload schema: 'NIC bandwidth:
  * <group>', or 'NIC bandwidth' shared by every group in older reports); GENERIC_EVENT_TYPE_FIELDS
- * ('rx', 'tx'); GENERIC_EVENTS (timestamp, ns); GENERIC_EVENT_DATA (doubleVal, NULL for NaN);
+ * ('rx', 'tx', then the extra fields of rpt_fields.h, any other name ignored); GENERIC_EVENTS
+ * (timestamp, ns); GENERIC_EVENT_DATA (doubleVal, NULL for NaN);
  * NVTX_EVENTS (the 'KvikIO NIC' domain, the ranges); TARGET_INFO_SYSTEM_ENV ('Hostname'). */
 #ifndef KN_RPT_DB_H
 #define KN_RPT_DB_H
 
+#include "rpt_fields.h"
 #include "rpt_overlap.h"
 
 #include <stdbool.h>
@@ -25,11 +27,20 @@ struct rpt_db {
 	bool nvtx_textid; /* NVTX_EVENTS has a textId column (text through StringIds) */
 };
 
-/* One KvikIO NIC counter group of a report. */
+/* One KvikIO NIC counter group of a report: the fields it has (always rx and tx). */
 struct rpt_group_info {
 	int64_t type_id;
-	int64_t rx_field, tx_field; /* fieldIdx of rx and tx */
+	bool has[RPT_NFIELDS];
+	int64_t field[RPT_NFIELDS]; /* fieldIdx of each field it has */
+	unsigned nfields;           /* how many it has */
+	unsigned char which[RPT_NFIELDS]; /* those fields (enum rpt_field), rx and tx first */
 	char *name;
+};
+
+/* One sample's fields: ok[f] false where field f is absent or SQL NULL. */
+struct rpt_sample {
+	bool ok[RPT_NFIELDS];
+	double v[RPT_NFIELDS];
 };
 
 /* The NVTX ranges of a report: ranges[i].name indexes names (sorted, distinct). */
@@ -66,9 +77,8 @@ int rpt_db_ranges(struct rpt_db *db, bool (*keep)(const char *name, void *ctx), 
 /* Free a range set. */
 void rpt_range_set_free(struct rpt_range_set *set);
 
-/* Called per sample of group index g at time t (ns), with its fields (ok false: NULL). */
-typedef void (*rpt_sample_fn)(void *ctx, size_t g, int64_t t, bool rx_ok, double rx, bool tx_ok,
-			      double tx);
+/* Called per sample of group index g at time t (ns), with its fields. */
+typedef void (*rpt_sample_fn)(void *ctx, size_t g, int64_t t, const struct rpt_sample *s);
 
 /* Every sample, in time order per group. ordered false: a fast scan in storage order that
  * returns RPT_DB_UNORDERED (having called fn for some samples) when the storage order is not

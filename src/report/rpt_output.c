@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* rpt_output: the rows of kvikio_nic_report as an aligned table, CSV or JSON. */
+/* rpt_output: the rows of kvikio_nic_report: per group, per range and group, the --sum rows. */
 #include "config.h"
 
 #include "rpt_output.h"
+#include "rpt_sheet.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -16,177 +17,14 @@ static const char *const range_columns[] = {"report", "host", "range", "count", 
 	"rx_MiB", "tx_MiB", "rx_mean", "tx_mean"};
 #define NSUMMARY (sizeof summary_columns / sizeof summary_columns[0])
 #define NRANGE (sizeof range_columns / sizeof range_columns[0])
+#define MAX_COLUMNS (NSUMMARY + RPT_NMETRICS * RPT_MAX_METRIC_COLUMNS)
+_Static_assert(MAX_COLUMNS <= RPT_SHEET_MAX_COLUMNS, "the sheet holds every column");
 
-/* One cell: text, or a number (NaN: none) printed per format. */
-struct cell {
-	const char *text; /* NULL for a number */
-	double num;
-	bool integer;
-};
-
-/* All rows, kept until printed (the table needs every width). */
+/* The rows being made, and the extra metrics that have columns. */
 struct sheet {
-	const char *const *columns;
-	size_t ncols, nrows, cap;
-	struct cell *cells; /* nrows * ncols */
-	bool oom;
+	struct rpt_sheet s;
+	bool metric[RPT_NMETRICS];
 };
-
-/* A new row of cells, or NULL when out of memory (then sheet->oom). */
-static struct cell *sheet_row(struct sheet *sh)
-{
-	if (sh->nrows == sh->cap) {
-		size_t ncap = sh->cap ? 2 * sh->cap : 64;
-		struct cell *p = realloc(sh->cells, ncap * sh->ncols * sizeof *p);
-		if (p == NULL) {
-			sh->oom = true;
-			return NULL;
-		}
-		sh->cells = p;
-		sh->cap = ncap;
-	}
-	return &sh->cells[sh->nrows++ * sh->ncols];
-}
-
-/* A text cell (NULL: empty). */
-static struct cell text_cell(const char *s)
-{
-	return (struct cell){.text = s != NULL ? s : ""};
-}
-
-/* A number cell (NaN: none). */
-static struct cell num_cell(double v)
-{
-	return (struct cell){.num = v};
-}
-
-/* A count cell. */
-static struct cell int_cell(uint64_t v)
-{
-	return (struct cell){.num = (double)v, .integer = true};
-}
-
-/* Format a cell for the format into buf: "" for no number in CSV, "null" in JSON, "-" in tables. */
-static const char *cell_format(const struct cell *c, enum rpt_format format, char *buf, size_t size)
-{
-	if (c->text != NULL)
-		return c->text;
-	if (isnan(c->num))
-		return format == RPT_JSON ? "null" : format == RPT_CSV ? "" : "-";
-	if (c->integer)
-		snprintf(buf, size, "%.0f", c->num);
-	else
-		snprintf(buf, size, format == RPT_TABLE ? "%.3f" : "%.15g", c->num);
-	return buf;
-}
-
-/* Print text as a JSON string. */
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
-/* Print text as a CSV field (quoted when it holds a comma, quote or line break). */
-static void csv_field(FILE *f, const char *s)
-{
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* Print the sheet as CSV with one header line. */
-static void print_csv(FILE *f, const struct sheet *sh)
-{
-	char buf[64];
-	for (size_t c = 0; c < sh->ncols; c++)
-		fprintf(f, "%s%s", c ? "," : "", sh->columns[c]);
-	fputc('\n', f);
-	for (size_t r = 0; r < sh->nrows; r++) {
-		for (size_t c = 0; c < sh->ncols; c++) {
-			if (c)
-				fputc(',', f);
-			csv_field(f, cell_format(&sh->cells[r * sh->ncols + c], RPT_CSV, buf, sizeof buf));
-		}
-		fputc('\n', f);
-	}
-}
-
-/* Print the sheet as a JSON array of objects, one per line. */
-static void print_json(FILE *f, const struct sheet *sh)
-{
-	char buf[64];
-	fputs("[", f);
-	for (size_t r = 0; r < sh->nrows; r++) {
-		fputs(r ? ",\n  {" : "\n  {", f);
-		for (size_t c = 0; c < sh->ncols; c++) {
-			const struct cell *cell = &sh->cells[r * sh->ncols + c];
-			fprintf(f, "%s\"%s\": ", c ? ", " : "", sh->columns[c]);
-			if (cell->text != NULL)
-				json_string(f, cell->text);
-			else
-				fputs(cell_format(cell, RPT_JSON, buf, sizeof buf), f);
-		}
-		fputs("}", f);
-	}
-	fputs(sh->nrows ? "\n]\n" : "]\n", f);
-}
-
-/* Whether the column holds text (left-aligned in a table). */
-static bool text_column(const char *name)
-{
-	return strcmp(name, "report") == 0 || strcmp(name, "host") == 0 || strcmp(name, "group") == 0 ||
-	       strcmp(name, "range") == 0;
-}
-
-/* Print the sheet as an aligned table: text left, numbers right, two spaces apart. */
-static int print_table(FILE *f, const struct sheet *sh)
-{
-	char buf[64];
-	if (sh->nrows == 0)
-		return 0; /* nothing read: no header either */
-	size_t *width = calloc(sh->ncols, sizeof *width);
-	if (width == NULL)
-		return -1;
-	for (size_t c = 0; c < sh->ncols; c++)
-		width[c] = strlen(sh->columns[c]);
-	for (size_t r = 0; r < sh->nrows; r++)
-		for (size_t c = 0; c < sh->ncols; c++) {
-			size_t w = strlen(cell_format(&sh->cells[r * sh->ncols + c], RPT_TABLE, buf, sizeof buf));
-			width[c] = w > width[c] ? w : width[c];
-		}
-	for (size_t r = 0; r <= sh->nrows; r++) {
-		for (size_t c = 0; c < sh->ncols; c++) {
-			const struct cell *cell = r ? &sh->cells[(r - 1) * sh->ncols + c] : NULL;
-			const char *s = cell ? cell_format(cell, RPT_TABLE, buf, sizeof buf) : sh->columns[c];
-			bool left = text_column(sh->columns[c]);
-			const char *sep = c + 1 < sh->ncols ? "  " : "";
-			if (left)
-				fprintf(f, "%-*s%s", c + 1 < sh->ncols ? (int)width[c] : 0, s, sep);
-			else
-				fprintf(f, "%*s%s", (int)width[c], s, sep);
-		}
-		fputc('\n', f);
-	}
-	free(width);
-	return 0;
-}
 
 /* Sum of a and b where NaN means "none" (NaN only when both are). */
 static double add_defined(double a, double b)
@@ -194,19 +32,43 @@ static double add_defined(double a, double b)
 	return isnan(a) ? b : isnan(b) ? a : a + b;
 }
 
+/* The summary cells of metric m of a group into c (as rpt_metric_columns() names them); their
+ * number. */
+static size_t summary_metric_cells(struct rpt_cell *c, const struct rpt_group_result *g,
+				   enum rpt_metric m)
+{
+	const struct rpt_extra_stats *rx = &g->extra[RPT_METRIC_FIELD(m, 0)];
+	const struct rpt_extra_stats *tx = &g->extra[RPT_METRIC_FIELD(m, 1)];
+	if (rpt_metric_is_util(m)) {
+		struct rpt_cell row[] = {rpt_num_cell(rx->mean), rpt_num_cell(rx->p50), rpt_num_cell(rx->p95),
+			rpt_num_cell(rx->max), rpt_num_cell(tx->mean), rpt_num_cell(tx->p50), rpt_num_cell(tx->p95),
+			rpt_num_cell(tx->max)};
+		memcpy(c, row, sizeof row);
+		return sizeof row / sizeof row[0];
+	}
+	struct rpt_cell row[] = {rpt_num_cell(rx->count), rpt_num_cell(tx->count), rpt_num_cell(rx->mean),
+		rpt_num_cell(tx->mean)};
+	memcpy(c, row, sizeof row);
+	return sizeof row / sizeof row[0];
+}
+
 /* Append the summary row of one group. */
 static void summary_row(struct sheet *sh, const char *report, const char *host,
 			const struct rpt_group_result *g)
 {
-	struct cell *c = sheet_row(sh);
+	struct rpt_cell *c = rpt_sheet_row(&sh->s);
 	if (c == NULL)
 		return;
 	const struct rpt_field_stats *rx = &g->rx, *tx = &g->tx;
-	struct cell row[NSUMMARY] = {text_cell(report), text_cell(host), text_cell(g->name),
-		int_cell(g->samples), num_cell(g->seconds), num_cell(rx->mib), num_cell(tx->mib),
-		num_cell(rx->mean), num_cell(rx->p50), num_cell(rx->p95), num_cell(rx->max),
-		num_cell(tx->mean), num_cell(tx->p50), num_cell(tx->p95), num_cell(tx->max)};
+	struct rpt_cell row[NSUMMARY] = {rpt_text_cell(report), rpt_text_cell(host), rpt_text_cell(g->name),
+		rpt_int_cell(g->samples), rpt_num_cell(g->seconds), rpt_num_cell(rx->mib), rpt_num_cell(tx->mib),
+		rpt_num_cell(rx->mean), rpt_num_cell(rx->p50), rpt_num_cell(rx->p95), rpt_num_cell(rx->max),
+		rpt_num_cell(tx->mean), rpt_num_cell(tx->p50), rpt_num_cell(tx->p95), rpt_num_cell(tx->max)};
 	memcpy(c, row, sizeof row);
+	c += NSUMMARY;
+	for (int m = 0; m < RPT_NMETRICS; m++)
+		if (sh->metric[m])
+			c += summary_metric_cells(c, g, (enum rpt_metric)m);
 }
 
 /* Whether name is among the first k group names of the inputs before (i, g); for --sum order. */
@@ -219,11 +81,35 @@ static bool seen_before(const struct rpt_input *in, size_t i, size_t g, const ch
 	return false;
 }
 
-/* The --sum row of group name: counts, seconds and MiB summed, means summed, percentiles none. */
+/* Add group r's extra fields to the --sum row total (util's mean is weighted below). */
+static void sum_extra(struct rpt_group_result *total, const struct rpt_group_result *r)
+{
+	for (int f = RPT_RX_PACKETS; f < RPT_NFIELDS; f++) {
+		struct rpt_extra_stats *t = &total->extra[f];
+		const struct rpt_extra_stats *x = &r->extra[f];
+		t->count = add_defined(t->count, x->count);
+		t->seconds = add_defined(t->seconds, x->seconds);
+		t->mean = add_defined(t->mean, x->mean);
+	}
+}
+
+/* Finish the --sum row's extra fields: util's mean is over the time it covers on every report. */
+static void sum_extra_finish(struct rpt_group_result *total)
+{
+	for (int tx = 0; tx < 2; tx++) {
+		struct rpt_extra_stats *t = &total->extra[RPT_METRIC_FIELD(RPT_UTIL, tx)];
+		t->mean = t->seconds > 0 ? t->count / t->seconds : NAN;
+	}
+}
+
+/* The --sum row of group name: counts, seconds, MiB and extra counts summed, means summed (util:
+ * its mean over the time it covers), percentiles none. */
 static void summary_sum_row(struct sheet *sh, const struct rpt_input *in, size_t n, const char *name)
 {
 	struct rpt_group_result total = {.name = (char *)name};
 	total.rx = total.tx = (struct rpt_field_stats){0, NAN, NAN, NAN, NAN};
+	for (int f = 0; f < RPT_NFIELDS; f++)
+		total.extra[f] = (struct rpt_extra_stats){NAN, NAN, NAN, NAN, NAN, NAN};
 	for (size_t i = 0; i < n; i++)
 		for (size_t g = 0; in[i].ok && g < in[i].res.ngroups; g++) {
 			const struct rpt_group_result *r = &in[i].res.groups[g];
@@ -235,7 +121,9 @@ static void summary_sum_row(struct sheet *sh, const struct rpt_input *in, size_t
 			total.tx.mib += r->tx.mib;
 			total.rx.mean = add_defined(total.rx.mean, r->rx.mean);
 			total.tx.mean = add_defined(total.tx.mean, r->tx.mean);
+			sum_extra(&total, r);
 		}
+	sum_extra_finish(&total);
 	summary_row(sh, RPT_SUM_REPORT, "", &total);
 }
 
@@ -251,34 +139,73 @@ static void summary_sheet(struct sheet *sh, const struct rpt_input *in, size_t n
 				summary_sum_row(sh, in, n, in[i].res.groups[g].name);
 }
 
-/* Values of one ranges row. */
+/* Values of one ranges row; per extra field (NaN where the group lacks it) the count inside
+ * (util: % * s), the seconds util has a value inside, and the mean. */
 struct range_values {
 	uint64_t count;
 	double seconds, rx, tx, rx_mean, tx_mean;
+	double extra[RPT_NFIELDS], cover[RPT_NFIELDS], mean[RPT_NFIELDS];
 };
+
+/* The --ranges cells of metric m into c (as rpt_metric_columns() names them); their number. */
+static size_t range_metric_cells(struct rpt_cell *c, const struct range_values *v, enum rpt_metric m)
+{
+	int rx = RPT_METRIC_FIELD(m, 0), tx = RPT_METRIC_FIELD(m, 1);
+	if (rpt_metric_is_util(m)) {
+		c[0] = rpt_num_cell(v->mean[rx]);
+		c[1] = rpt_num_cell(v->mean[tx]);
+		return 2;
+	}
+	struct rpt_cell row[] = {rpt_num_cell(v->extra[rx]), rpt_num_cell(v->extra[tx]), rpt_num_cell(v->mean[rx]),
+		rpt_num_cell(v->mean[tx])};
+	memcpy(c, row, sizeof row);
+	return sizeof row / sizeof row[0];
+}
 
 /* Append one ranges row. */
 static void range_row(struct sheet *sh, const char *report, const char *host, const char *range,
 		      const char *group, const struct range_values *v)
 {
-	struct cell *c = sheet_row(sh);
+	struct rpt_cell *c = rpt_sheet_row(&sh->s);
 	if (c == NULL)
 		return;
-	struct cell row[NRANGE] = {text_cell(report), text_cell(host), text_cell(range),
-		int_cell(v->count), num_cell(v->seconds), text_cell(group), num_cell(v->rx),
-		num_cell(v->tx), num_cell(v->rx_mean), num_cell(v->tx_mean)};
+	struct rpt_cell row[NRANGE] = {rpt_text_cell(report), rpt_text_cell(host), rpt_text_cell(range),
+		rpt_int_cell(v->count), rpt_num_cell(v->seconds), rpt_text_cell(group), rpt_num_cell(v->rx),
+		rpt_num_cell(v->tx), rpt_num_cell(v->rx_mean), rpt_num_cell(v->tx_mean)};
 	memcpy(c, row, sizeof row);
+	c += NRANGE;
+	for (int m = 0; m < RPT_NMETRICS; m++)
+		if (sh->metric[m])
+			c += range_metric_cells(c, v, (enum rpt_metric)m);
+}
+
+/* Set the means of the extra fields of v: a rate's count over the range's seconds, util's
+ * integral over the time it has a value inside. */
+static void range_means(struct range_values *v)
+{
+	for (int f = RPT_RX_PACKETS; f < RPT_NFIELDS; f++) {
+		bool util = f == RPT_RX_UTIL || f == RPT_TX_UTIL;
+		double over = util ? v->cover[f] : v->seconds;
+		v->mean[f] = !isnan(v->extra[f]) && over > 0 ? v->extra[f] / over : NAN;
+	}
 }
 
 /* The values of range name k and group g of one result (mean: MiB / seconds). */
 static struct range_values range_values_of(const struct rpt_result *res, size_t k, size_t g)
 {
-	struct range_values v = {res->range_count[k], res->range_seconds[k],
-		res->range_rx[k * res->ngroups + g], res->range_tx[k * res->ngroups + g], NAN, NAN};
+	size_t cell = k * res->ngroups + g;
+	struct range_values v = {res->range_count[k], res->range_seconds[k], res->range_rx[cell],
+		res->range_tx[cell], NAN, NAN, {0}, {0}, {0}};
 	if (v.seconds > 0) {
 		v.rx_mean = v.rx / v.seconds;
 		v.tx_mean = v.tx / v.seconds;
 	}
+	for (int f = RPT_RX_PACKETS; f < RPT_NFIELDS; f++) {
+		bool has = res->groups[g].has[f] && res->range_extra != NULL;
+		v.extra[f] = has ? res->range_extra[cell * RPT_NFIELDS + f] : NAN;
+		v.cover[f] = has ? res->range_cover[cell * RPT_NFIELDS + f] : NAN;
+	}
+	range_means(&v);
 	return v;
 }
 
@@ -296,11 +223,14 @@ static bool range_seen_before(const struct rpt_input *in, size_t i, const char *
 	return false;
 }
 
-/* The --sum row of (range, group): counts, seconds and MiB summed, means summed. */
+/* The --sum row of (range, group): counts, seconds, MiB and extra counts summed, means summed
+ * (util: its mean over the time it has a value inside, on every report). */
 static void range_sum_row(struct sheet *sh, const struct rpt_input *in, size_t n, const char *range,
 			  const char *group)
 {
-	struct range_values t = {0, 0, 0, 0, NAN, NAN};
+	struct range_values t = {0, 0, 0, 0, NAN, NAN, {0}, {0}, {0}};
+	for (int f = 0; f < RPT_NFIELDS; f++)
+		t.extra[f] = t.cover[f] = t.mean[f] = NAN;
 	for (size_t i = 0; i < n; i++) {
 		const struct rpt_result *r = &in[i].res;
 		for (size_t k = 0; in[i].ok && k < r->ranges.nnames; k++)
@@ -314,7 +244,16 @@ static void range_sum_row(struct sheet *sh, const struct rpt_input *in, size_t n
 				t.tx += v.tx;
 				t.rx_mean = add_defined(t.rx_mean, v.rx_mean);
 				t.tx_mean = add_defined(t.tx_mean, v.tx_mean);
+				for (int f = RPT_RX_PACKETS; f < RPT_NFIELDS; f++) {
+					t.extra[f] = add_defined(t.extra[f], v.extra[f]);
+					t.cover[f] = add_defined(t.cover[f], v.cover[f]);
+					t.mean[f] = add_defined(t.mean[f], v.mean[f]);
+				}
 			}
+	}
+	for (int tx = 0; tx < 2; tx++) {
+		int f = RPT_METRIC_FIELD(RPT_UTIL, tx);
+		t.mean[f] = t.cover[f] > 0 ? t.extra[f] / t.cover[f] : NAN;
 	}
 	range_row(sh, RPT_SUM_REPORT, "", range, group, &t);
 }
@@ -343,22 +282,37 @@ static void ranges_sheet(struct sheet *sh, const struct rpt_input *in, size_t n,
 	}
 }
 
+/* The columns: the fixed ones, then those of each extra metric that some group of the inputs has. */
+static void sheet_columns(struct sheet *sh, bool ranges, const struct rpt_input *in, size_t n)
+{
+	const char *const *fixed = ranges ? range_columns : summary_columns;
+	sh->s.ncols = ranges ? NRANGE : NSUMMARY;
+	memcpy(sh->s.columns, fixed, sh->s.ncols * sizeof *fixed);
+	for (size_t i = 0; i < n; i++)
+		for (size_t g = 0; in[i].ok && g < in[i].res.ngroups; g++)
+			for (int m = 0; m < RPT_NMETRICS; m++)
+				sh->metric[m] |= in[i].res.groups[g].has[RPT_METRIC_FIELD(m, 0)] ||
+						 in[i].res.groups[g].has[RPT_METRIC_FIELD(m, 1)];
+	for (int m = 0; m < RPT_NMETRICS; m++) {
+		size_t k;
+		const char *const *cols = rpt_metric_columns((enum rpt_metric)m, ranges, &k);
+		if (sh->metric[m]) {
+			memcpy(sh->s.columns + sh->s.ncols, cols, k * sizeof *cols);
+			sh->s.ncols += k;
+		}
+	}
+}
+
 int rpt_output_print(FILE *f, enum rpt_format format, bool ranges, bool sum,
 		     const struct rpt_input *in, size_t n)
 {
-	struct sheet sh = {.columns = ranges ? range_columns : summary_columns,
-			   .ncols = ranges ? NRANGE : NSUMMARY};
+	struct sheet sh = {.s.ncols = 0};
+	sheet_columns(&sh, ranges, in, n);
 	if (ranges)
 		ranges_sheet(&sh, in, n, sum);
 	else
 		summary_sheet(&sh, in, n, sum);
-	int rc = sh.oom ? -1 : 0;
-	if (rc == 0 && format == RPT_CSV)
-		print_csv(f, &sh);
-	else if (rc == 0 && format == RPT_JSON)
-		print_json(f, &sh);
-	else if (rc == 0)
-		rc = print_table(f, &sh);
-	free(sh.cells);
+	int rc = sh.s.oom ? -1 : rpt_sheet_print(f, &sh.s, format);
+	free(sh.s.cells);
 	return rc;
 }

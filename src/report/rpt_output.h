@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* rpt_output: the rows of kvikio_nic_report as an aligned table, CSV or JSON.
+/* rpt_output: the rows of kvikio_nic_report (printed by rpt_sheet) as a table, CSV or JSON.
  * Summary columns: report,host,group,samples,seconds,rx_MiB,tx_MiB,rx_mean,rx_p50,rx_p95,
  * rx_max,tx_mean,tx_p50,tx_p95,tx_max. Ranges columns: report,host,range,count,seconds,group,
- * rx_MiB,tx_MiB,rx_mean,tx_mean. --sum rows have report "(sum)" and an empty host. */
+ * rx_MiB,tx_MiB,rx_mean,tx_mean. Then, per extra metric (rpt_fields.h) that some group of the
+ * inputs has, in the order packets, errors, drops, util, the columns of rpt_metric_columns()
+ * (empty cells for a group without it). --sum rows have report "(sum)" and an empty host. */
 #ifndef KN_RPT_OUTPUT_H
 #define KN_RPT_OUTPUT_H
 

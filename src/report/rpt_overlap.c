@@ -4,6 +4,7 @@
 
 #include "rpt_overlap.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* qsort order of endpoints: by time (ties in any order: each reads the same integral). */
@@ -38,13 +39,13 @@ void rpt_sweep_free(struct rpt_sweep *sw)
 	sw->ends = NULL;
 }
 
-int rpt_sweep_group_init(struct rpt_sweep_group *g, const struct rpt_sweep *sw)
+int rpt_sweep_group_init(struct rpt_sweep_group *g, const struct rpt_sweep *sw, size_t nch)
 {
-	*g = (struct rpt_sweep_group){0};
+	*g = (struct rpt_sweep_group){.nch = nch};
 	size_t n = sw->nnames > 0 ? sw->nnames : 1;
-	g->acc_rx = calloc(n, sizeof *g->acc_rx);
-	g->acc_tx = calloc(n, sizeof *g->acc_tx);
-	if (g->acc_rx == NULL || g->acc_tx == NULL) {
+	g->c = calloc(nch ? nch : 1, sizeof *g->c);
+	g->acc = calloc(n * (nch ? nch : 1), sizeof *g->acc);
+	if (g->c == NULL || g->acc == NULL) {
 		rpt_sweep_group_free(g);
 		return -1;
 	}
@@ -53,37 +54,41 @@ int rpt_sweep_group_init(struct rpt_sweep_group *g, const struct rpt_sweep *sw)
 
 void rpt_sweep_group_free(struct rpt_sweep_group *g)
 {
-	free(g->acc_rx);
-	free(g->acc_tx);
-	g->acc_rx = g->acc_tx = NULL;
+	free(g->c);
+	free(g->acc);
+	g->c = g->acc = NULL;
+}
+
+/* Add sign times the integrals at endpoint time t (inside the window (a, b]) to name's sums. */
+static void sweep_endpoint(struct rpt_sweep_group *g, const struct rpt_endpoint *e, int64_t a,
+			   const double *rate)
+{
+	double *acc = &g->acc[e->name * g->nch];
+	for (size_t ch = 0; ch < g->nch; ch++) {
+		double c = g->c[ch];
+		if (!isnan(rate[ch]) && e->t > a)
+			c += rate[ch] * (double)(e->t - a);
+		acc[ch] += e->sign * c;
+	}
 }
 
 void rpt_sweep_window(struct rpt_sweep_group *g, const struct rpt_sweep *sw, int64_t a, int64_t b,
-		      bool valid, double rx, double tx)
+		      const double *rate)
 {
 	size_t nends = 2 * sw->nranges;
-	while (g->next < nends && sw->ends[g->next].t <= b) {
-		const struct rpt_endpoint *e = &sw->ends[g->next++];
-		double c_rx = g->c_rx, c_tx = g->c_tx;
-		if (valid && e->t > a) {
-			c_rx += rx * (double)(e->t - a);
-			c_tx += tx * (double)(e->t - a);
-		}
-		g->acc_rx[e->name] += e->sign * c_rx;
-		g->acc_tx[e->name] += e->sign * c_tx;
-	}
-	if (valid && b > a) {
-		g->c_rx += rx * (double)(b - a);
-		g->c_tx += tx * (double)(b - a);
-	}
+	while (g->next < nends && sw->ends[g->next].t <= b)
+		sweep_endpoint(g, &sw->ends[g->next++], a, rate);
+	for (size_t ch = 0; b > a && ch < g->nch; ch++)
+		if (!isnan(rate[ch]))
+			g->c[ch] += rate[ch] * (double)(b - a);
 }
 
 void rpt_sweep_finish(struct rpt_sweep_group *g, const struct rpt_sweep *sw)
 {
 	for (size_t nends = 2 * sw->nranges; g->next < nends; g->next++) {
 		const struct rpt_endpoint *e = &sw->ends[g->next];
-		g->acc_rx[e->name] += e->sign * g->c_rx;
-		g->acc_tx[e->name] += e->sign * g->c_tx;
+		for (size_t ch = 0; ch < g->nch; ch++)
+			g->acc[e->name * g->nch + ch] += e->sign * g->c[ch];
 	}
 }
 
@@ -94,12 +99,13 @@ double rpt_overlap_length(double a, double b, double s, double e)
 }
 
 void rpt_sweep_first(struct rpt_sweep_group *g, const struct rpt_sweep *sw, double a, int64_t b,
-		     double rx, double tx)
+		     const double *rate)
 {
 	for (size_t i = 0; i < sw->nranges; i++) {
 		const struct rpt_range *r = &sw->ranges[i];
 		double len = rpt_overlap_length(a, (double)b, (double)r->start, (double)r->end);
-		g->acc_rx[r->name] += rx * len;
-		g->acc_tx[r->name] += tx * len;
+		for (size_t ch = 0; ch < g->nch; ch++)
+			if (!isnan(rate[ch]))
+				g->acc[r->name * g->nch + ch] += rate[ch] * len;
 	}
 }

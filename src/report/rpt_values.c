@@ -3,7 +3,9 @@
 #include "config.h"
 
 #include "rpt_values.h"
+#include "rpt_stats.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +44,22 @@ double *rpt_values_take(struct rpt_values *vs, size_t *n)
 		*n = 0;
 	rpt_values_free(vs);
 	return all;
+}
+
+int rpt_values_spread(struct rpt_values *vs, double *p50, double *p95, double *max)
+{
+	*p50 = *p95 = *max = NAN;
+	size_t want = vs->n, n;
+	double *values = rpt_values_take(vs, &n);
+	if (want > 0 && values == NULL)
+		return -1;
+	if (n > 0) {
+		*max = rpt_percentile(values, n, 100);
+		*p95 = rpt_percentile(values, n, 95);
+		*p50 = rpt_percentile(values, n, 50);
+	}
+	free(values);
+	return 0;
 }
 
 void rpt_values_free(struct rpt_values *vs)

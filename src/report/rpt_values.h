@@ -22,6 +22,10 @@ int rpt_values_push(struct rpt_values *vs, double v);
  * the list is empty afterwards. */
 double *rpt_values_take(struct rpt_values *vs, size_t *n);
 
+/* The median, 95th percentile and peak of the values (NaN when there are none), emptying the
+ * list; -1 when out of memory. */
+int rpt_values_spread(struct rpt_values *vs, double *p50, double *p95, double *max);
+
 /* Free the list. */
 void rpt_values_free(struct rpt_values *vs);
 
