@@ -12,7 +12,8 @@
 #define EMIT_SCHEMA_NAME "NIC bandwidth" /* each group's schema: "NIC bandwidth: <group>" */
 #define EMIT_UNIT "MiB/s"
 #define EMIT_TOTAL_GROUP "total"
-#define EMIT_GROUP_NAME_MAX 16 /* longest group name with its NUL: an interface name (IFNAMSIZ) */
+#define EMIT_GROUP_NAME_MAX 80 /* longest group name with its NUL: an RDMA port's "<dev>:<n>"
+                                * (63 + 1 + 10 characters; an interface name has 15) */
 
 /* Create the domain (a no-op unless a tool is injected). */
 void emit_init(void);

@@ -247,7 +247,7 @@ static const char *ere_cost_problem(const char *ere)
 
 /* Compile one user pattern as written (its groups keep their numbers, so back-references
  * work); iface_selected() demands a match of the whole name. 0, or -1 with the reason in err. */
-static int compile_whole_name(regex_t *re, const char *pattern, char err[IFACE_ERR_MAX])
+static int compile_whole_name(regex_t *re, const char *pattern, const char *what, char err[IFACE_ERR_MAX])
 {
 	char *ere = NULL;
 	int rc = iface_regex_translate(pattern, &ere) == 0 ? 0 : REG_ESPACE;
@@ -262,7 +262,7 @@ static int compile_whole_name(regex_t *re, const char *pattern, char err[IFACE_E
 		snprintf(reason, sizeof reason, "%s", problem);
 	else
 		regerror(rc, re, reason, sizeof reason);
-	snprintf(err, IFACE_ERR_MAX, "invalid device regex '%.200s': %s", pattern, reason);
+	snprintf(err, IFACE_ERR_MAX, "invalid %s regex '%.200s': %s", what, pattern, reason);
 	return -1;
 }
 
@@ -278,6 +278,12 @@ static bool matches_whole(const regex_t *re, const char *name)
 int iface_selector_init(struct iface_selector *sel, const char *const *patterns, size_t n,
 			char err[IFACE_ERR_MAX])
 {
+	return iface_selector_init_named(sel, patterns, n, "device", err);
+}
+
+int iface_selector_init_named(struct iface_selector *sel, const char *const *patterns, size_t n,
+			      const char *what, char err[IFACE_ERR_MAX])
+{
 	*sel = (struct iface_selector){0};
 	if (n == 0)
 		return 0;
@@ -287,7 +293,7 @@ int iface_selector_init(struct iface_selector *sel, const char *const *patterns,
 		return -1;
 	}
 	for (; sel->nregexes < n; sel->nregexes++) {
-		if (compile_whole_name(&sel->regexes[sel->nregexes], patterns[sel->nregexes], err) != 0) {
+		if (compile_whole_name(&sel->regexes[sel->nregexes], patterns[sel->nregexes], what, err) != 0) {
 			iface_selector_free(sel);
 			return -1;
 		}
@@ -330,6 +336,11 @@ bool iface_selected(const struct iface_selector *sel, const struct iface_dir *di
 {
 	if (sel->nregexes == 0)
 		return default_rule(dir, name);
+	return iface_selector_matches(sel, name);
+}
+
+bool iface_selector_matches(const struct iface_selector *sel, const char *name)
+{
 	for (size_t i = 0; i < sel->nregexes; i++)
 		if (matches_whole(&sel->regexes[i], name))
 			return true;

@@ -27,6 +27,15 @@ struct iface_dir {
 int iface_selector_init(struct iface_selector *sel, const char *const *patterns, size_t n,
 			char err[IFACE_ERR_MAX]);
 
+/* As iface_selector_init(), for the patterns of another option: what names it in the error
+ * ("invalid <what> regex ..."). */
+int iface_selector_init_named(struct iface_selector *sel, const char *const *patterns, size_t n,
+			      const char *what, char err[IFACE_ERR_MAX]);
+
+/* Whether any of the compiled patterns matches the whole of name (false when there are none);
+ * no default rule, so it serves names that are no interface's (RDMA ports). */
+bool iface_selector_matches(const struct iface_selector *sel, const char *name);
+
 /* Free the compiled patterns. */
 void iface_selector_free(struct iface_selector *sel);
 

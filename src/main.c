@@ -10,6 +10,7 @@
 #include "netlink.h"
 #include "source.h"
 #include "options.h"
+#include "rdma.h"
 #include "sampler.h"
 
 #include <errno.h>
@@ -79,25 +80,48 @@ static void report_nothing_selected(const struct options *opts, struct monitor *
 	if (count > REPORT_ITEMS_SHOWN)
 		append(line, sizeof line, ", +%zu more", count - REPORT_ITEMS_SHOWN);
 	iface_names_free(names, count);
+	if (opts->rdma)
+		append(line, sizeof line, "; and no RDMA port under %.300s/class/infiniband matches --rdma",
+		       opts->sysfs);
 	message_print("%s", line);
 }
 
-/* Print the one-line startup message: how many interfaces, which, how often. */
-static void report_start(const struct monitor *mon, uint64_t interval_us)
+/* With --rdma (rdma not NULL), the RDMA part of the startup message into buf: " and N RDMA
+ * ports (names)"; empty without. */
+static void describe_rdma(const struct rdma_set *rdma, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (rdma == NULL)
+		return;
+	size_t count = rdma_count(rdma);
+	append(buf, size, " and %zu RDMA port%s", count, count == 1 ? "" : "s");
+	for (size_t i = 0; i < count && i < STARTUP_NAMES_SHOWN; i++)
+		append(buf, size, "%s%s", i ? ", " : " (", rdma_name(rdma, i));
+	if (count > STARTUP_NAMES_SHOWN)
+		append(buf, size, ", +%zu more", count - STARTUP_NAMES_SHOWN);
+	if (count > 0)
+		append(buf, size, ")");
+}
+
+/* Print the one-line startup message: how many interfaces (and RDMA ports), which, how often. */
+static void report_start(const struct monitor *mon, const struct rdma_set *rdma, uint64_t interval_us)
 {
 	size_t count = monitor_count(mon);
-	char names[256] = "";
+	char names[256] = "", ports[512];
 	for (size_t i = 0; i < count && i < STARTUP_NAMES_SHOWN; i++)
-		append(names, sizeof names, "%s%s", i ? ", " : "", monitor_name(mon, i));
+		append(names, sizeof names, "%s%s", i ? ", " : " (", monitor_name(mon, i));
 	if (count > STARTUP_NAMES_SHOWN)
 		append(names, sizeof names, ", +%zu more", count - STARTUP_NAMES_SHOWN);
-	message_print("monitoring %zu interface%s (%s) every %llu us in NVTX domain \"%s\"", count,
-		      count == 1 ? "" : "s", names, (unsigned long long)interval_us, EMIT_DOMAIN_NAME);
+	if (count > 0) /* none only with --rdma: RDMA ports alone */
+		append(names, sizeof names, ")");
+	describe_rdma(rdma, ports, sizeof ports);
+	message_print("monitoring %zu interface%s%s%s every %llu us in NVTX domain \"%s\"", count,
+		      count == 1 ? "" : "s", names, ports, (unsigned long long)interval_us, EMIT_DOMAIN_NAME);
 }
 
 /* Print the selected interfaces, one per line, sorted; with -m, each with its link speed
- * ("eth0 100000Mb/s", or "lo unknown"). */
-static void print_list(const struct monitor *mon, bool speeds)
+ * ("eth0 100000Mb/s", or "lo unknown"); then the RDMA ports (rdma not NULL), sorted. */
+static void print_list(const struct monitor *mon, bool speeds, const struct rdma_set *rdma)
 {
 	for (size_t i = 0; i < monitor_count(mon); i++) {
 		double speed = monitor_speed(mon, i);
@@ -108,6 +132,24 @@ static void print_list(const struct monitor *mon, bool speeds)
 		else
 			printf("%s unknown\n", monitor_name(mon, i));
 	}
+	for (size_t i = 0; rdma != NULL && i < rdma_count(rdma); i++)
+		puts(rdma_name(rdma, i));
+}
+
+/* Compile the --rdma patterns and start the RDMA set (every port with a bare --rdma); -1 with
+ * the reason said (a command-line error). */
+static int rdma_start(const struct options *opts, struct iface_selector *sel, struct rdma_set *rdma)
+{
+	char err[IFACE_ERR_MAX];
+	*sel = (struct iface_selector){0};
+	bool all = opts->rdma_all || opts->nrdma_patterns == 0;
+	if (!all && iface_selector_init_named(sel, opts->rdma_patterns, opts->nrdma_patterns, "RDMA", err) != 0) {
+		message_print("%s", err);
+		options_usage_hint(stderr);
+		return -1;
+	}
+	rdma_init(rdma, opts->sysfs, all ? NULL : sel);
+	return 0;
 }
 
 /* Open the source the options ask for (sysfs for --list alone); -1 when an explicit one is
@@ -153,6 +195,13 @@ static int run(const struct options *opts)
 		options_usage_hint(stderr);
 		return EXIT_USAGE;
 	}
+	struct iface_selector rdma_sel;
+	struct rdma_set rdma_set;
+	if (rdma_start(opts, &rdma_sel, &rdma_set) != 0) {
+		iface_selector_free(&sel);
+		return EXIT_USAGE;
+	}
+	struct rdma_set *rdma = opts->rdma ? &rdma_set : NULL;
 	struct monitor mon;
 	int status = EXIT_RUNTIME;
 	if (monitor_init(&mon, opts->sysfs, &sel, err) != 0) {
@@ -161,24 +210,31 @@ static int run(const struct options *opts)
 		/* reported by choose_source() */
 	} else if (monitor_rescan(&mon) != 0) {
 		message_print("cannot list %.300s/class/net: %s", opts->sysfs, strerror(errno));
+	} else if (rdma != NULL && rdma_rescan(rdma) != 0) {
+		message_print("cannot list %.300s/class/infiniband: %s", opts->sysfs, strerror(errno));
 	} else if (!opts->list && opts->source == OPTIONS_SOURCE_NETLINK && monitor_source(&mon) != SOURCE_NETLINK) {
 		message_print("netlink lists other interfaces than sysfs (another network namespace?) "
 			      "and --source=netlink was given");
-	} else if (monitor_count(&mon) == 0) {
+	} else if (monitor_count(&mon) == 0 && (rdma == NULL || rdma_count(rdma) == 0)) {
 		report_nothing_selected(opts, &mon);
 	} else if (opts->list) {
 		monitor_warn(&mon);
-		print_list(&mon, metric_set_extended(&opts->metrics));
+		print_list(&mon, metric_set_extended(&opts->metrics), rdma);
 		status = EXIT_OK;
 	} else {
 		monitor_warn(&mon);
-		report_start(&mon, opts->interval_us);
+		if (rdma != NULL)
+			rdma_warn(rdma);
+		report_start(&mon, rdma, opts->interval_us);
 		sampler_block_signals(); /* before NVTX can load a tool that starts threads */
 		emit_init();
-		struct sampler_config cfg = {opts->interval_us, opts->count, opts->print ? stdout : NULL, &opts->metrics};
+		struct sampler_config cfg = {opts->interval_us, opts->count, opts->print ? stdout : NULL, &opts->metrics,
+					     rdma};
 		status = sampler_run(&mon, &cfg);
 	}
 	monitor_free(&mon);
+	rdma_free(&rdma_set);
+	iface_selector_free(&rdma_sel);
 	iface_selector_free(&sel);
 	return status;
 }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_SYSFS = 256, OPT_SOURCE };
+enum { OPT_SYSFS = 256, OPT_SOURCE, OPT_RDMA };
 
 static const struct option long_options[] = {
 	{"interval", required_argument, NULL, 'i'},
@@ -19,6 +19,7 @@ static const struct option long_options[] = {
 	{"count", required_argument, NULL, 'n'},
 	{"sysfs", required_argument, NULL, OPT_SYSFS},
 	{"source", required_argument, NULL, OPT_SOURCE},
+	{"rdma", optional_argument, NULL, OPT_RDMA},
 	{"metric", required_argument, NULL, 'm'},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
@@ -42,7 +43,8 @@ static const char help_options[] =
 	"                        drops (rx_dropped, tx_dropped, drops/s), util\n"
 	"                        (rx_util, tx_util: % of the link speed, from\n"
 	"                        <if>/speed; no value where it is unknown)\n"
-	"      --sysfs=DIR       read DIR/class/net instead of /sys/class/net\n"
+	"      --sysfs=DIR       read DIR/class/net (and DIR/class/infiniband)\n"
+	"                        instead of /sys/class/net (/sys/class/infiniband)\n"
 	"      --source=SOURCE   read the counters from netlink (RTM_GETSTATS), sysfs\n"
 	"                        (two files per interface, one more per counter -m\n"
 	"                        needs), procfs (/proc/net/dev) or auto (default:\n"
@@ -50,6 +52,10 @@ static const char help_options[] =
 	"                        it lists sysfs's interfaces; the files with\n"
 	"                        --sysfs; procfs where sysfs has no statistics\n"
 	"                        folders)\n"
+	"      --rdma[=REGEX]    also monitor the RDMA ports (groups <dev>:<port>,\n"
+	"                        e.g. mlx5_0:1) whose whole name matches REGEX\n"
+	"                        (default: every port); repeat to add more; their\n"
+	"                        bytes are not added into total\n"
 	"  -h, --help            display this help and exit\n"
 	"  -V, --version         output version information and exit\n";
 
@@ -86,7 +92,7 @@ void options_help(FILE *f)
 void options_usage_hint(FILE *f)
 {
 	fputs("Usage: kvikio_nic_nsys_plugin [-i USEC] [-d REGEX]... [-l] [-p] [-n N] [-m NAME]... [--sysfs DIR] "
-	      "[--source SOURCE]\n"
+	      "[--source SOURCE] [--rdma[=REGEX]]\n"
 	      "Try 'kvikio_nic_nsys_plugin --help' for more information.\n",
 	      f);
 }
@@ -104,15 +110,39 @@ int options_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *o
 	return 0;
 }
 
+/* Append regex to the list *list of *n; -1 when out of memory. */
+static int add_pattern(const char ***list, size_t *n, const char *regex)
+{
+	const char **grown = realloc(*list, (*n + 1) * sizeof *grown);
+	if (grown == NULL)
+		return -1;
+	grown[(*n)++] = regex;
+	*list = grown;
+	return 0;
+}
+
 /* Append a -d regex to opts->devices; -1 when out of memory. */
 static int add_device(struct options *opts, const char *regex)
 {
-	const char **grown = realloc(opts->devices, (opts->ndevices + 1) * sizeof *grown);
-	if (grown == NULL)
-		return -1;
-	grown[opts->ndevices++] = regex;
-	opts->devices = grown;
-	return 0;
+	return add_pattern(&opts->devices, &opts->ndevices, regex);
+}
+
+/* Apply --rdma (arg NULL: every port) or --rdma=REGEX; OPTIONS_ERROR with a reason. */
+static enum options_action apply_rdma(const char *arg, struct options *opts, char err[OPTIONS_ERR_MAX])
+{
+	opts->rdma = true;
+	if (arg == NULL) {
+		opts->rdma_all = true;
+		return OPTIONS_RUN;
+	}
+	if (arg[0] == '\0') {
+		snprintf(err, OPTIONS_ERR_MAX, "invalid RDMA regex '': give --rdma alone for every port");
+		return OPTIONS_ERROR;
+	}
+	if (add_pattern(&opts->rdma_patterns, &opts->nrdma_patterns, arg) == 0)
+		return OPTIONS_RUN;
+	snprintf(err, OPTIONS_ERR_MAX, "out of memory");
+	return OPTIONS_ERROR;
 }
 
 /* Parse a --source value; OPTIONS_ERROR with a reason if it is not a source name. */
@@ -186,6 +216,8 @@ static enum options_action apply_option(int c, const char *arg, struct options *
 		return OPTIONS_ERROR;
 	case OPT_SOURCE:
 		return parse_source(arg, opts, err);
+	case OPT_RDMA:
+		return apply_rdma(arg, opts, err);
 	case 'm':
 		return parse_metric(arg, opts, err);
 	case 'l': opts->list = true; return OPTIONS_RUN;
@@ -248,4 +280,7 @@ void options_free(struct options *opts)
 	free(opts->devices);
 	opts->devices = NULL;
 	opts->ndevices = 0;
+	free(opts->rdma_patterns);
+	opts->rdma_patterns = NULL;
+	opts->nrdma_patterns = 0;
 }

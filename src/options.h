@@ -42,6 +42,10 @@ struct options {
 	enum options_source source; /* --source */
 	bool fake_tree;         /* --sysfs was given: auto reads the tree's files, never netlink
 	                         * (sysfs, or procfs where the tree has no statistics folders) */
+	bool rdma;              /* --rdma: also monitor RDMA ports */
+	bool rdma_all;          /* --rdma without a regex was given: every port */
+	const char **rdma_patterns; /* --rdma=REGEX: regexes (pointers into argv), may be NULL */
+	size_t nrdma_patterns;
 	struct metric_set metrics; /* -m: the fields after rx and tx, in the order given */
 };
 

@@ -109,9 +109,49 @@ static void register_new_groups(const struct monitor *mon, struct groups *groups
 	groups->registered = mon->count;
 }
 
-/* Emit one tick: every group then total, to NVTX and (if asked) CSV; -1 on a CSV write error. */
+_Static_assert(RDMA_GROUP_NAME_MAX <= EMIT_GROUP_NAME_MAX, "an RDMA group name must fit emit's buffers");
+
+/* Register NVTX groups for RDMA ports that do not have one yet, in name order (as above). */
+static void register_rdma_groups(const struct rdma_set *rdma, struct groups *groups)
+{
+	if (rdma == NULL || rdma->count <= groups->registered)
+		return;
+	if (rdma->count > groups->capacity) {
+		uint64_t *grown = realloc(groups->by_id, rdma->count * sizeof *grown);
+		if (grown == NULL)
+			return;
+		groups->by_id = grown;
+		groups->capacity = rdma->count;
+	}
+	for (size_t i = 0; i < rdma->count; i++) {
+		const struct rdma_port *port = &rdma->ports[i];
+		if (port->id >= groups->registered)
+			groups->by_id[port->id] = emit_register_bytes_group(port->name);
+	}
+	groups->registered = rdma->count;
+}
+
+/* Emit this tick's RDMA port samples after total (they are not in it): rx and tx alone, and in
+ * the CSV no value in the -m columns of metrics; rc: the CSV status so far, returned, or -1 on
+ * a CSV write error. */
+static int publish_rdma(const struct rdma_set *rdma, const struct groups *groups, FILE *csv,
+			const struct metric_set *metrics, double time_s, double dt_s, int rc)
+{
+	for (size_t i = 0; rdma != NULL && i < rdma->count; i++) {
+		const struct rdma_port *port = &rdma->ports[i];
+		if (port->id >= groups->registered)
+			continue; /* no group: out of memory when it came */
+		emit_bytes_sample(groups->by_id[port->id], port->valid ? &port->rate : NULL);
+		if (csv != NULL && rc == 0) /* the rate's other fields are NaN: empty columns */
+			rc = csv_row(csv, time_s, dt_s, port->name, port->valid ? &port->rate : NULL, metrics);
+	}
+	return rc;
+}
+
+/* Emit one tick: every group then total, then the RDMA ports, to NVTX and (if asked) CSV; -1
+ * on a CSV write error. */
 static int publish(const struct monitor *mon, const struct groups *groups, uint64_t total_group,
-		   const struct sampler_config *cfg, double time_s, double dt_s)
+		   const struct groups *rdma_groups, const struct sampler_config *cfg, double time_s, double dt_s)
 {
 	int rc = 0;
 	FILE *csv = cfg->csv;
@@ -132,6 +172,7 @@ static int publish(const struct monitor *mon, const struct groups *groups, uint6
 		emit_no_value(total_group);
 	if (csv != NULL && rc == 0)
 		rc = csv_row(csv, time_s, dt_s, EMIT_TOTAL_GROUP, mon->total_valid ? &mon->total : NULL, cfg->metrics);
+	rc = publish_rdma(cfg->rdma, rdma_groups, csv, cfg->metrics, time_s, dt_s, rc);
 	return (csv != NULL && rc == 0) ? csv_flush(csv) : rc;
 }
 
@@ -157,11 +198,13 @@ static void report_skipped(uint64_t skipped)
 /* Sample until a stop signal or the count, the groups registered; the exit status. Ticks
  * skipped after stalls are added to *skipped. */
 static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, struct groups *groups,
-		       uint64_t total_group, uint64_t *skipped)
+		       uint64_t total_group, struct groups *rdma_groups, uint64_t *skipped)
 {
 	const int64_t interval = (int64_t)cfg->interval_us * 1000;
 	const int64_t start = now_ns();
 	monitor_tick(mon, 0.0); /* the baseline reading: no rate yet, nothing emitted */
+	if (cfg->rdma != NULL)
+		rdma_tick(cfg->rdma, 0.0);
 	int64_t prev = start, deadline = start + interval, last_rescan = start;
 	for (uint64_t ticks = 1;; ticks++) {
 		bool stopping = wait_until(deadline);
@@ -170,12 +213,22 @@ static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, st
 			monitor_rescan(mon); /* a failed listing keeps the current set */
 			monitor_warn(mon);
 			register_new_groups(mon, groups);
+			if (cfg->rdma != NULL) {
+				rdma_rescan(cfg->rdma); /* a failed listing keeps the current set */
+				rdma_warn(cfg->rdma);
+				register_rdma_groups(cfg->rdma, rdma_groups);
+			}
 			last_rescan = now;
 			now = now_ns();
 		}
 		double dt_s = (double)(now - prev) / (double)NS_PER_S;
 		monitor_tick(mon, dt_s);
-		if (publish(mon, groups, total_group, cfg, (double)(now - start) / (double)NS_PER_S, dt_s) != 0)
+		if (cfg->rdma != NULL) {
+			rdma_tick(cfg->rdma, dt_s);
+			rdma_warn(cfg->rdma); /* a saturated counter is said at once */
+		}
+		if (publish(mon, groups, total_group, rdma_groups, cfg, (double)(now - start) / (double)NS_PER_S,
+			    dt_s) != 0)
 			return output_failed();
 		prev = now;
 		if (stopping || ticks == cfg->count)
@@ -192,13 +245,16 @@ int sampler_run(struct monitor *mon, const struct sampler_config *cfg)
 	emit_configure(cfg->metrics);
 	register_new_groups(mon, &groups);
 	const uint64_t total_group = emit_register_group(EMIT_TOTAL_GROUP);
+	struct groups rdma_groups = {0};
+	register_rdma_groups(cfg->rdma, &rdma_groups); /* after total: they are not in it */
 	uint64_t skipped = 0;
 	int status;
 	if (cfg->csv != NULL && (csv_header(cfg->csv, cfg->metrics) != 0 || csv_flush(cfg->csv) != 0))
 		status = output_failed();
 	else
-		status = sample_loop(mon, cfg, &groups, total_group, &skipped);
+		status = sample_loop(mon, cfg, &groups, total_group, &rdma_groups, &skipped);
 	report_skipped(skipped);
 	free(groups.by_id);
+	free(rdma_groups.by_id);
 	return status;
 }

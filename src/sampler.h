@@ -5,6 +5,7 @@
 
 #include "metric.h"
 #include "monitor.h"
+#include "rdma.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@ struct sampler_config {
 	uint64_t count;       /* stop after this many ticks; 0 = until a stop signal */
 	FILE *csv;            /* --print destination, or NULL */
 	const struct metric_set *metrics; /* the fields of every sample (-m) */
+	struct rdma_set *rdma; /* --rdma: the RDMA ports, groups after total; NULL without */
 };
 
 /* Make SIGTERM, SIGINT and SIGHUP end the program at once with status 0, and ignore SIGPIPE.

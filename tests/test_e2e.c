@@ -529,7 +529,7 @@ static void expect_str(const struct reclog_rec *rec, const char *key, const char
 /* Assert the payload schema with id, exactly as the design says: "NIC bandwidth: <group>", rx/tx doubles. */
 static void check_schema(const struct reclog *log, const char *id, const char *group)
 {
-	char name[64], buf[512];
+	char name[128], buf[512]; /* an RDMA group name is up to 74 characters */
 	snprintf(name, sizeof name, "NIC bandwidth: %s", group);
 	const struct reclog_rec *s = reclog_find(log, "schema", "id", id);
 	ck_assert_msg(s != NULL, "no schema %s for group %s", id, group);
@@ -603,17 +603,40 @@ static void check_kinds(const struct reclog *log)
 	}
 }
 
-/* Assert the tick structure: groups in sorted order, then total, which is their exact sum. */
+/* Whether group name is an RDMA port's ("<dev>:<n>"; no interface name holds a colon). */
+static bool is_rdma(const char *name)
+{
+	return strchr(name, ':') != NULL;
+}
+
+/* Assert that RDMA group o follows its tick's total (dt total_dt, none of it since total when
+ * after_total is false), after *prev in name order; it is not in total. */
+static void check_rdma_obs(const struct obs *o, bool after_total, double total_dt, const char **prev,
+			   const char *what)
+{
+	ck_assert_msg(after_total, "RDMA group before its tick's total at %s", what);
+	ck_assert_msg(*prev == NULL || strcmp(*prev, o->name) < 0, "order: %s after %s", o->name, *prev);
+	ck_assert_msg(o->dt == total_dt, "interval changes within a tick at %s", what);
+	*prev = o->name;
+}
+
+/* Assert the tick structure: groups in sorted order, then total, which is their exact sum, then
+ * the RDMA groups in sorted order (not in total). */
 static size_t check_ticks(const struct result *r)
 {
 	size_t ticks = 0;
-	double rx = 0, tx = 0;
-	bool any = false;
-	const char *prev = NULL;
+	double rx = 0, tx = 0, total_dt = 0;
+	bool any = false, after_total = false;
+	const char *prev = NULL, *prev_rdma = NULL;
 	for (size_t i = 0; i < r->nobs; i++) {
 		const struct obs *o = &r->obs[i];
 		char buf[512];
 		reclog_format(o->rec, buf, sizeof buf);
+		if (is_rdma(o->name)) {
+			check_rdma_obs(o, after_total, total_dt, &prev_rdma, buf);
+			continue;
+		}
+		after_total = false, prev_rdma = NULL;
 		if (strcmp(o->name, "total") != 0) {
 			ck_assert_msg(prev == NULL || strcmp(prev, o->name) < 0, "order: %s after %s", o->name, prev);
 			ck_assert_msg(o->dt == r->obs[i + 1].dt, "interval changes within a tick at %s", buf);
@@ -628,6 +651,7 @@ static size_t check_ticks(const struct result *r)
 		ck_assert_msg(!any || (o->rx == rx && o->tx == tx), "total != sum (%.17g, %.17g): %s", rx, tx, buf);
 		ck_assert_msg(o->dt > 0, "interval_s not positive: %s", buf);
 		rx = tx = 0, any = false, prev = NULL, ticks++;
+		after_total = true, total_dt = o->dt;
 	}
 	ck_assert_msg(prev == NULL, "the last tick has no total");
 	return ticks;
@@ -848,6 +872,325 @@ START_TEST(nsys_spellings)
 	ck_assert_msg(text != NULL && strstr(text, stderr_want) != NULL, "stderr lacks '%s': %s", stderr_want,
 		      text ? text : "(none)");
 	free(text);
+}
+END_TEST
+
+/* One RDMA counter file of the fake tree and the value the test last wrote. */
+struct fake_counter {
+	const char *dev, *file; /* port 1 of dev; file under ports/1/ */
+	uint64_t value;
+};
+
+/* Write the counter's value in place. */
+static void counter_write(const struct fake_counter *c)
+{
+	fake_rdma_set(c->dev, "1", c->file, c->value);
+}
+
+/* Add about want to the counter (carry-free, see carry_free()) and write it; the amount added. */
+static uint64_t counter_advance(struct fake_counter *c, uint64_t want)
+{
+	uint64_t amount = carry_free(c->value, want);
+	ck_assert_msg(amount > 0 || want == 0, "fixture: counter %s saturated", c->file);
+	c->value += amount;
+	counter_write(c);
+	return amount;
+}
+
+/* The whole stderr of a finished run (malloc'd; "" if none). */
+static char *stderr_text(const struct plugin *p)
+{
+	char *text = slurp(p->err);
+	return text != NULL ? text : strdup("");
+}
+
+/* Number of times needle occurs in text. */
+static size_t occurrences(const char *text, const char *needle)
+{
+	size_t n = 0;
+	for (const char *at = strstr(text, needle); at != NULL; at = strstr(at + 1, needle))
+		n++;
+	return n;
+}
+
+/* --rdma: every port, after the interfaces and total; standard counters (64-bit, 4-octet words,
+ * times four), ionic's and bnxt_re's hw_counters in bytes; total holds the interfaces alone. */
+START_TEST(rdma_values)
+{
+	struct fake_if eth0 = {"eth0", 1000, 2000};
+	fake_add(&eth0, "up", 0x1003);
+	struct fake_counter mlx_rx = {"mlx5_0", "counters/port_rcv_data", UINT64_C(6000000000000)},
+			    mlx_tx = {"mlx5_0", "counters/port_xmit_data", UINT64_C(5000000000)},
+			    ion_rx = {"ionic_0", "hw_counters/rx_rdma_ucast_bytes", 1000},
+			    ion_rxm = {"ionic_0", "hw_counters/rx_rdma_mcast_bytes", 10},
+			    ion_tx = {"ionic_0", "hw_counters/tx_rdma_ucast_bytes", 2000},
+			    ion_txm = {"ionic_0", "hw_counters/tx_rdma_mcast_bytes", 20},
+			    bn_rx = {"bnxt_re0", "hw_counters/rx_bytes", 30000},
+			    bn_tx = {"bnxt_re0", "hw_counters/tx_bytes", 40000};
+	struct fake_counter *all[] = {&mlx_rx, &mlx_tx, &ion_rx, &ion_rxm, &ion_tx, &ion_txm, &bn_rx, &bn_tx};
+	for (size_t i = 0; i < 8; i++)
+		counter_write(all[i]);
+	fake_rdma_write("ionic_0", "1", "counters/port_rcv_data", ""); /* ionic: empty standard files */
+	fake_rdma_write("ionic_0", "1", "counters/port_xmit_data", "");
+	struct plugin p;
+	plugin_start(&p, (const char *const[]){"--sysfs", sysfs_root, "--print", "--rdma", "-i", "20000", NULL});
+	wait_samples(&p, "mlx5_0:1", false, 0, 1);
+	uint64_t moved[8] = {0}, eth_rx0 = eth0.rx;
+	const int rounds = 6;
+	for (int j = 0; j < rounds; j++) {
+		for (size_t i = 0; i < 8; i++)
+			moved[i] += counter_advance(all[i], step(j, (int)i));
+		fake_advance(&eth0, step(j, 9), 0);
+		wait_samples(&p, "mlx5_0:1", false, log_mark(&p), 2);
+	}
+	int64_t t_kill;
+	plugin_stop(&p, &t_kill);
+
+	struct result r;
+	result_load(&r, &p);
+	check_kinds(r.log);
+	check_groups(r.log, (const char *const[]){"eth0", "total", "bnxt_re0:1", "ionic_0:1", "mlx5_0:1", NULL});
+	ck_assert_uint_eq(reclog_count(r.log, "counter_register"), 5);
+	ck_assert_uint_ge(check_ticks(&r), 2 * (size_t)rounds);
+	for (size_t i = 0; i < r.nobs; i++)
+		ck_assert_msg(r.obs[i].valid, "a no-value sample where every counter advanced");
+	ck_assert_uint_eq(bytes(&r, "mlx5_0:1", false, 0, r.nobs), 4 * moved[0]);
+	ck_assert_uint_eq(bytes(&r, "mlx5_0:1", true, 0, r.nobs), 4 * moved[1]);
+	ck_assert_uint_eq(bytes(&r, "ionic_0:1", false, 0, r.nobs), moved[2] + moved[3]);
+	ck_assert_uint_eq(bytes(&r, "ionic_0:1", true, 0, r.nobs), moved[4] + moved[5]);
+	ck_assert_uint_eq(bytes(&r, "bnxt_re0:1", false, 0, r.nobs), moved[6]);
+	ck_assert_uint_eq(bytes(&r, "bnxt_re0:1", true, 0, r.nobs), moved[7]);
+	ck_assert_uint_eq(bytes(&r, "eth0", false, 0, r.nobs), eth0.rx - eth_rx0);
+	ck_assert_uint_eq(bytes(&r, "total", false, 0, r.nobs), eth0.rx - eth_rx0); /* no RDMA in it */
+	ck_assert_uint_eq(bytes(&r, "total", true, 0, r.nobs), 0);
+	check_final_tick(&r, 5, t_kill);
+	result_free(&r);
+	char *text = stderr_text(&p);
+	ck_assert_msg(strstr(text, "monitoring 1 interface (eth0) and 3 RDMA ports (bnxt_re0:1, ionic_0:1, "
+				   "mlx5_0:1) every 20000 us") != NULL, "stderr: %s", text);
+	free(text);
+}
+END_TEST
+
+/* A legacy 32-bit counter that reaches 0xFFFFFFFF: its port gets no value (NaN) from that tick
+ * on, with one note; the other port is unaffected; after a reset it has values again. */
+START_TEST(rdma_saturated_32bit)
+{
+	struct fake_if eth0 = {"eth0", 0, 0};
+	fake_add(&eth0, "up", 0x1003);
+	/* Every write raises digits only (never a carry), so a torn read lies between old and new. */
+	struct fake_counter old_rx = {"mthca0", "counters/port_rcv_data", UINT64_C(4294900000)},
+			    old_tx = {"mthca0", "counters/port_xmit_data", 7},
+			    new_rx = {"mlx5_0", "counters/port_rcv_data", 100},
+			    new_tx = {"mlx5_0", "counters/port_xmit_data", 100};
+	counter_write(&old_rx), counter_write(&old_tx), counter_write(&new_rx), counter_write(&new_tx);
+	struct plugin p;
+	plugin_start(&p, (const char *const[]){"--sysfs", sysfs_root, "--print", "--rdma", "-i", "20000", NULL});
+	wait_samples(&p, "mthca0:1", false, 0, 1);
+	old_rx.value = UINT64_C(4294960000), counter_write(&old_rx);
+	wait_samples(&p, "mthca0:1", false, log_mark(&p), 2);
+	old_rx.value = UINT64_C(4294967000), counter_write(&old_rx);
+	wait_samples(&p, "mthca0:1", false, log_mark(&p), 2);
+	old_rx.value = UINT64_C(0xFFFFFFFF), counter_write(&old_rx); /* saturated: stopped in this tick */
+	size_t nan_at = wait_samples(&p, "mthca0:1", true, 0, 1);
+	uint64_t moved = 0;
+	for (int j = 0; j < 4; j++) {
+		old_tx.value += 1, counter_write(&old_tx); /* the other direction still counts */
+		moved += counter_advance(&new_rx, step(j, 0));
+		wait_samples(&p, "mthca0:1", true, log_mark(&p), 2);
+	}
+	size_t mark = log_mark(&p);
+	old_rx.value = 0, old_tx.value = 0; /* perfquery -R */
+	counter_write(&old_rx), counter_write(&old_tx);
+	wait_samples(&p, "mthca0:1", false, mark, 2);
+	old_rx.value = 3, counter_write(&old_rx);
+	wait_samples(&p, "mthca0:1", false, log_mark(&p), 2);
+	int64_t t_kill;
+	plugin_stop(&p, &t_kill);
+
+	struct result r;
+	result_load(&r, &p);
+	check_kinds(r.log);
+	check_groups(r.log, (const char *const[]){"eth0", "total", "mlx5_0:1", "mthca0:1", NULL});
+	check_ticks(&r);
+	size_t first_nan = obs_find(&r, "mthca0:1", false, 0), back = obs_find(&r, "mthca0:1", true, first_nan);
+	ck_assert_uint_lt(back, r.nobs);
+	ck_assert_msg(r.obs[first_nan].rec <= &r.log->recs[nan_at], "the first NaN is not the one waited for");
+	ck_assert_msg(r.obs[back].rec >= &r.log->recs[mark], "a value while saturated, before the reset");
+	/* exactly the words before 0xFFFFFFFF: the tick that reached it gave no partial rate */
+	ck_assert_uint_eq(bytes(&r, "mthca0:1", false, 0, first_nan), 4 * (UINT64_C(4294967000) - 4294900000));
+	ck_assert_uint_eq(bytes(&r, "mthca0:1", true, 0, first_nan), 0);
+	ck_assert_uint_ge(back - first_nan, 4 * 8); /* four rounds of at least two ticks of 4 groups */
+	ck_assert_uint_eq(bytes(&r, "mlx5_0:1", false, 0, r.nobs), 4 * moved);
+	ck_assert_uint_eq(obs_find(&r, "mlx5_0:1", false, 0), r.nobs);
+	ck_assert_uint_eq(bytes(&r, "mthca0:1", false, back, r.nobs), 4 * 3);
+	result_free(&r);
+	char *text = stderr_text(&p);
+	ck_assert_msg(occurrences(text, "RDMA port mthca0:1: a 32-bit data counter is saturated") == 1,
+		      "the saturation note should come once: %s", text);
+	ck_assert_msg(strstr(text, "mlx5_0:1: a 32-bit") == NULL, "mlx5_0:1 is not saturated: %s", text);
+	free(text);
+}
+END_TEST
+
+/* An RDMA port that vanishes gets no value until it returns; one that appears gets a group. */
+START_TEST(rdma_hotplug)
+{
+	struct fake_if eth0 = {"eth0", 0, 0};
+	fake_add(&eth0, "up", 0x1003);
+	struct fake_counter a_rx = {"mlx5_0", "counters/port_rcv_data", 10},
+			    a_tx = {"mlx5_0", "counters/port_xmit_data", 10},
+			    b_rx = {"mlx5_1", "counters/port_rcv_data", 2000},
+			    b_tx = {"mlx5_1", "counters/port_xmit_data", 3000},
+			    c_rx = {"bnxt_re1", "hw_counters/rx_bytes", 40},
+			    c_tx = {"bnxt_re1", "hw_counters/tx_bytes", 50};
+	counter_write(&a_rx), counter_write(&a_tx), counter_write(&b_rx), counter_write(&b_tx);
+	struct plugin p;
+	plugin_start(&p, (const char *const[]){"--sysfs", sysfs_root, "-p", "--rdma=mlx5_\\d+:1|bnxt_re1:1",
+					       "-i", "20000", NULL});
+	wait_samples(&p, "mlx5_1:1", false, 0, 1);
+	uint64_t moved_before = counter_advance(&b_rx, 3000);
+	wait_samples(&p, "mlx5_1:1", false, log_mark(&p), 2);
+
+	fake_rdma_remove("mlx5_1");
+	size_t at = wait_samples(&p, "mlx5_1:1", true, 0, 1); /* after the next rescan, within about 1 s */
+	b_rx.value = 100, b_tx.value = 200; /* it returns as a new device: counters from zero */
+	counter_write(&b_rx), counter_write(&b_tx);
+	counter_write(&c_rx), counter_write(&c_tx);
+	wait_samples(&p, "mlx5_1:1", false, at + 1, 1);
+	wait_samples(&p, "bnxt_re1:1", false, 0, 1);
+	uint64_t moved_after = counter_advance(&b_tx, 7000), newcomer = counter_advance(&c_rx, 40000);
+	wait_samples(&p, "bnxt_re1:1", false, log_mark(&p), 2);
+	int64_t t_kill;
+	plugin_stop(&p, &t_kill);
+
+	struct result r;
+	result_load(&r, &p);
+	check_kinds(r.log);
+	check_groups(r.log, (const char *const[]){"eth0", "total", "mlx5_0:1", "mlx5_1:1", "bnxt_re1:1", NULL});
+	ck_assert_uint_eq(reclog_count(r.log, "counter_register"), 5);
+	size_t gone = obs_find(&r, "mlx5_1:1", false, 0), again = obs_find(&r, "mlx5_1:1", true, gone);
+	ck_assert_uint_lt(again, r.nobs);
+	ck_assert_uint_eq(bytes(&r, "mlx5_1:1", false, 0, gone), 4 * moved_before);
+	ck_assert_uint_eq(bytes(&r, "mlx5_1:1", true, again, r.nobs), 4 * moved_after);
+	ck_assert_uint_eq(bytes(&r, "mlx5_1:1", false, again, r.nobs), 0);
+	ck_assert_uint_eq(bytes(&r, "bnxt_re1:1", false, 0, r.nobs), newcomer);
+	ck_assert_uint_eq(obs_find(&r, "mlx5_0:1", false, 0), r.nobs); /* the others are unaffected */
+	check_ticks(&r);
+	result_free(&r);
+}
+END_TEST
+
+/* --list with --rdma: the interfaces, then the selected RDMA ports, each sorted. */
+START_TEST(rdma_list)
+{
+	struct fake_if eth0 = {"eth0", 0, 0}, eth1 = {"eth1", 0, 0};
+	fake_add(&eth1, "up", 0x1003);
+	fake_add(&eth0, "up", 0x1003);
+	const char *devs[] = {"mlx5_1", "mlx5_0", "bnxt_re0", "ionic_0"};
+	for (size_t i = 0; i < 4; i++) {
+		fake_rdma_set(devs[i], "1", "counters/port_rcv_data", 1);
+		fake_rdma_set(devs[i], "1", "counters/port_xmit_data", 1);
+	}
+	fake_rdma_set("mlx5_1", "2", "counters/port_rcv_data", 1);
+	struct plugin p;
+	plugin_start(&p, (const char *const[]){"--sysfs", sysfs_root, "--list", "--rdma=mlx5_1:.*",
+					       "--rdma=bnxt.*", NULL});
+	plugin_finish(&p);
+	char *out = slurp(p.out);
+	ck_assert_str_eq(out, "eth0\neth1\nbnxt_re0:1\nmlx5_1:1\nmlx5_1:2\n");
+	free(out);
+	plugin_start(&p, (const char *const[]){"--sysfs", sysfs_root, "--list", NULL});
+	plugin_finish(&p);
+	out = slurp(p.out);
+	ck_assert_str_eq(out, "eth0\neth1\n");
+	free(out);
+}
+END_TEST
+
+/* The longest RDMA group name (a 63-character device, port 4294967295) reaches NVTX whole:
+ * the group, its schema "NIC bandwidth: <group>" and the CSV. */
+START_TEST(rdma_long_name)
+{
+	struct fake_if eth0 = {"eth0", 0, 0};
+	fake_add(&eth0, "up", 0x1003);
+	char dev[64], name[96];
+	memset(dev, 'd', 63);
+	dev[63] = '\0';
+	snprintf(name, sizeof name, "%s:4294967295", dev);
+	fake_rdma_set(dev, "4294967295", "counters/port_rcv_data", 1);
+	fake_rdma_set(dev, "4294967295", "counters/port_xmit_data", 1);
+	struct plugin p;
+	plugin_start(&p, (const char *const[]){"--sysfs", sysfs_root, "-p", "-n", "2", "--rdma", NULL});
+	plugin_finish(&p);
+	struct result r;
+	result_load(&r, &p);
+	check_kinds(r.log);
+	check_groups(r.log, (const char *const[]){"eth0", "total", name, NULL});
+	ck_assert_uint_eq(check_ticks(&r), 2);
+	ck_assert_str_eq(r.rows[2].iface, name);
+	result_free(&r);
+}
+END_TEST
+
+/* Remove every "\tt=<ns>" field of a recorder log in place: what is left does not depend on timing. */
+static void strip_times(char *text)
+{
+	char *w = text;
+	for (const char *r = text; *r != '\0';) {
+		if (strncmp(r, "\tt=", 3) == 0) {
+			for (r += 3; *r >= '0' && *r <= '9'; r++)
+				;
+			continue;
+		}
+		*w++ = *r++;
+	}
+	*w = '\0';
+}
+
+/* The recorder log written before --rdma existed (main at 8c3144c) for one still interface eth0
+ * and two samples, times stripped: what a run without --rdma must still write, byte for byte,
+ * whatever class/infiniband holds. */
+static const char unchanged_log[] =
+	"domain_create\tdomain=1\tname=KvikIO NIC\n"
+	"schema\tid=4294967296\tname=NIC bandwidth: eth0\ttype=1\tflags=8\tsize=16\tentries=2\n"
+	"schema_entry\tschema=4294967296\tindex=0\tname=rx\ttype=20\toffset=0\tdescription=Receive rate\n"
+	"schema_entry\tschema=4294967296\tindex=1\tname=tx\ttype=20\toffset=8\tdescription=Transmit rate\n"
+	"counter_register\tdomain=1\tcounter=1\tname=eth0\tschema=4294967296\tscope=17\tdescription=\t"
+	"unit=MiB/s\tsemantic=5\tcflags=0\tscale=1/1\n"
+	"schema\tid=4294967297\tname=NIC bandwidth: total\ttype=1\tflags=8\tsize=16\tentries=2\n"
+	"schema_entry\tschema=4294967297\tindex=0\tname=rx\ttype=20\toffset=0\tdescription=Receive rate\n"
+	"schema_entry\tschema=4294967297\tindex=1\tname=tx\ttype=20\toffset=8\tdescription=Transmit rate\n"
+	"counter_register\tdomain=1\tcounter=2\tname=total\tschema=4294967297\tscope=17\tdescription=\t"
+	"unit=MiB/s\tsemantic=5\tcflags=0\tscale=1/1\n"
+	"sample\tdomain=1\tcounter=1\tsize=16\trx=0\ttx=0\n"
+	"sample\tdomain=1\tcounter=2\tsize=16\trx=0\ttx=0\n"
+	"sample\tdomain=1\tcounter=1\tsize=16\trx=0\ttx=0\n"
+	"sample\tdomain=1\tcounter=2\tsize=16\trx=0\ttx=0\n";
+
+/* Without --rdma, RDMA ports change nothing: the recorder log is today's byte for byte (times
+ * aside), and the CSV has no RDMA row. */
+START_TEST(rdma_absent_unchanged)
+{
+	struct fake_if eth0 = {"eth0", 5, 5};
+	fake_add(&eth0, "up", 0x1003);
+	fake_rdma_set("mlx5_0", "1", "counters/port_rcv_data", 1);
+	fake_rdma_set("mlx5_0", "1", "counters/port_xmit_data", 1);
+	for (int with_tree = 1; with_tree >= 0; with_tree--) {
+		if (!with_tree)
+			fake_rdma_remove("mlx5_0");
+		struct plugin p;
+		plugin_start(&p, (const char *const[]){"--sysfs", sysfs_root, "-p", "-n", "2", NULL});
+		plugin_finish(&p);
+		char *log = slurp(p.log), *csv = slurp(p.out);
+		ck_assert_ptr_nonnull(log);
+		strip_times(log);
+		ck_assert_str_eq(log, unchanged_log);
+		ck_assert_msg(csv != NULL && strstr(csv, "mlx5") == NULL && occurrences(csv, "\n") == 5,
+			      "CSV: %s", csv ? csv : "(none)");
+		free(log);
+		free(csv);
+	}
 }
 END_TEST
 
@@ -1167,6 +1510,63 @@ START_TEST(metrics_fields_and_values)
 }
 END_TEST
 
+/* --rdma with -m: the RDMA groups carry rx and tx alone (a schema of 2 entries, 16-byte samples),
+ * the interfaces every field; in the CSV the RDMA rows leave the -m columns empty. */
+START_TEST(rdma_with_metrics)
+{
+	struct fake_if eth0 = {"eth0", 1000, 2000};
+	fake_add(&eth0, "up", 0x1003);
+	fake_iface_counter("eth0", "rx_packets", 10);
+	fake_iface_counter("eth0", "tx_packets", 20);
+	fake_rdma_set("mlx5_0", "1", "counters/port_rcv_data", 100);
+	fake_rdma_set("mlx5_0", "1", "counters/port_xmit_data", 200);
+	struct plugin p;
+	plugin_start(&p, (const char *const[]){"--sysfs", sysfs_root, "-p", "-n", "3", "-m", "packets", "--rdma", NULL});
+	plugin_finish(&p);
+	char err[256], id[32];
+	struct reclog *log = reclog_load(p.log, err, sizeof err);
+	ck_assert_msg(log != NULL, "%s", err);
+	const struct reclog_rec *reg = reclog_find(log, "counter_register", "name", "mlx5_0:1");
+	const struct reclog_rec *eth = reclog_find(log, "counter_register", "name", "eth0");
+	ck_assert_ptr_nonnull(reg);
+	ck_assert_ptr_nonnull(eth);
+	ck_assert_msg(reg > reclog_find(log, "counter_register", "name", "total"), "mlx5_0:1 before total");
+	const struct reclog_rec *schema = reclog_find(log, "schema", "id", reclog_get(reg, "schema"));
+	expect_str(schema, "name", "NIC bandwidth: mlx5_0:1");
+	expect_u64(schema, "entries", 2);
+	expect_u64(schema, "size", 16);
+	expect_str(reg, "unit", "MiB/s"); /* release 0.1's group semantics, as without -m */
+	expect_u64(reclog_find(log, "schema", "id", reclog_get(eth, "schema")), "entries", 4);
+	size_t pos = 0, entries = 0, samples = 0;
+	for (const struct reclog_rec *e; (e = reclog_next(log, "schema_entry", &pos)) != NULL;) {
+		if (strcmp(reclog_get(e, "schema"), reclog_get(reg, "schema")) != 0)
+			continue;
+		expect_str(e, "name", entries == 0 ? "rx" : "tx");
+		entries++;
+	}
+	ck_assert_uint_eq(entries, 2);
+	snprintf(id, sizeof id, "%s", reclog_get(reg, "counter"));
+	pos = 0;
+	for (const struct reclog_rec *r; (r = reclog_next(log, "sample", &pos)) != NULL;) {
+		if (strcmp(reclog_get(r, "counter"), id) != 0)
+			continue;
+		expect_u64(r, "size", 16);
+		expect_str(r, "rx", "0");
+		ck_assert_ptr_null(reclog_get(r, "rx_packets"));
+		samples++;
+	}
+	ck_assert_uint_eq(samples, 3);
+	reclog_free(log);
+	char *csv = slurp(p.out);
+	ck_assert_ptr_nonnull(csv);
+	ck_assert_msg(strncmp(csv, "time_s,interval_s,interface,rx_MiB_s,tx_MiB_s,rx_packets_s,tx_packets_s\n", 72) == 0,
+		      "CSV header: %.100s", csv);
+	ck_assert_msg(occurrences(csv, ",mlx5_0:1,0,0,,\n") == 3, "RDMA rows: %s", csv);
+	ck_assert_msg(occurrences(csv, ",eth0,0,0,0,0\n") == 3, "eth0 rows: %s", csv);
+	free(csv);
+}
+END_TEST
+
 /* nftw callback: remove one entry. */
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
@@ -1218,6 +1618,13 @@ static Suite *e2e_suite(void)
 	add(s, "hotplug", hotplug, 0);
 	add(s, "sigterm_long_interval", sigterm_long_interval, 0);
 	add(s, "log_mark_half_line", log_mark_half_line, 0);
+	add(s, "rdma_values", rdma_values, 0);
+	add(s, "rdma_saturated_32bit", rdma_saturated_32bit, 0);
+	add(s, "rdma_hotplug", rdma_hotplug, 0);
+	add(s, "rdma_list", rdma_list, 0);
+	add(s, "rdma_long_name", rdma_long_name, 0);
+	add(s, "rdma_absent_unchanged", rdma_absent_unchanged, 0);
+	add(s, "rdma_with_metrics", rdma_with_metrics, 0);
 	add(s, "metrics_fields_and_values", metrics_fields_and_values, 0);
 	for (int i = 0; i < 6; i++) {
 		snprintf(names[i], sizeof names[i], "nsys_args %s%s", spellings[i % 3], intervals[i / 3]);

@@ -372,7 +372,7 @@ START_TEST(help_text)
 	char *text = capture(options_help);
 	const char *expected[] = {"Usage: kvikio_nic_nsys_plugin", "--interval=USEC", "--device=REGEX",
 				  "--list", "--print", "--count=N", "--metric=NAME", "--sysfs=DIR", "--source=SOURCE",
-				  "--help", "--version",
+				  "--rdma[=REGEX]", "--help", "--version",
 				  "Exit status", "KvikIO NIC"};
 	for (size_t i = 0; i < sizeof expected / sizeof *expected; i++)
 		ck_assert_msg(strstr(text, expected[i]) != NULL, "--help lacks '%s'", expected[i]);
@@ -380,7 +380,35 @@ START_TEST(help_text)
 	text = capture(options_usage_hint);
 	ck_assert_ptr_nonnull(strstr(text, "Usage: "));
 	ck_assert_ptr_nonnull(strstr(text, "--help"));
+	ck_assert_ptr_nonnull(strstr(text, "[--rdma[=REGEX]]"));
 	free(text);
+}
+END_TEST
+
+/* --rdma alone selects every port; --rdma=REGEX adds a pattern, repeatably; neither by default. */
+START_TEST(rdma_spellings)
+{
+	ck_assert_int_eq(PARSE("-n", "1"), OPTIONS_RUN);
+	ck_assert(!P.opts.rdma && !P.opts.rdma_all);
+	ck_assert_int_eq(PARSE("--rdma"), OPTIONS_RUN);
+	ck_assert(P.opts.rdma && P.opts.rdma_all);
+	ck_assert_uint_eq(P.opts.nrdma_patterns, 0);
+	ck_assert_int_eq(PARSE("--rdma=mlx5_\\d+:1", "--rdma=bnxt.*"), OPTIONS_RUN);
+	ck_assert(P.opts.rdma && !P.opts.rdma_all);
+	ck_assert_uint_eq(P.opts.nrdma_patterns, 2);
+	ck_assert_str_eq(P.opts.rdma_patterns[0], "mlx5_\\d+:1");
+	ck_assert_str_eq(P.opts.rdma_patterns[1], "bnxt.*");
+	ck_assert_int_eq(PARSE("--rd=x", "--rdma"), OPTIONS_RUN); /* a unique prefix, as getopt allows */
+	ck_assert(P.opts.rdma_all);
+	ck_assert_uint_eq(P.opts.nrdma_patterns, 1);
+}
+END_TEST
+
+/* --rdma= is an error; the regex cannot be the next token (the value is optional). */
+START_TEST(rdma_invalid)
+{
+	assert_error(PARSE("--rdma="), "invalid RDMA regex ''");
+	assert_error(PARSE("--rdma", "mlx5_0:1"), "unexpected argument 'mlx5_0:1'");
 }
 END_TEST
 
@@ -422,6 +450,8 @@ static Suite *options_suite(void)
 	add(s, "metrics_in_order", metrics_in_order, 1);
 	add(s, "metric_invalid", metric_invalid, 1);
 	add(s, "help_text", help_text, 1);
+	add(s, "rdma_spellings", rdma_spellings, 1);
+	add(s, "rdma_invalid", rdma_invalid, 1);
 	return s;
 }
 

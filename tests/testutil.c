@@ -118,6 +118,63 @@ void fake_iface_remove(const char *name)
 	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* Create <root>/class/infiniband/<dev>/ports/<port> and the folders of relpath below it; the
+ * full path of relpath goes to path (512 bytes). */
+static void rdma_path(char path[512], const char *dev, const char *port, const char *relpath)
+{
+	snprintf(path, 512, "%s/class/infiniband", root);
+	make_dir(path);
+	const char *parts[] = {dev, "ports", port};
+	for (size_t i = 0; i < 3; i++) {
+		size_t len = strlen(path);
+		snprintf(path + len, 512 - len, "/%s", parts[i]);
+		make_dir(path);
+	}
+	size_t len = strlen(path);
+	snprintf(path + len, 512 - len, "/%s", relpath);
+	for (char *slash = strchr(path + len + 1, '/'); slash != NULL; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		make_dir(path);
+		*slash = '/';
+	}
+}
+
+/* Write text to <root>/class/infiniband/<dev>/ports/<port>/<relpath>, truncating it. */
+void fake_rdma_write(const char *dev, const char *port, const char *relpath, const char *text)
+{
+	char path[512];
+	rdma_path(path, dev, port, relpath);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		die("open", path);
+	size_t len = strlen(text);
+	if (write(fd, text, len) != (ssize_t)len)
+		die("write", path);
+	close(fd);
+}
+
+/* Rewrite an RDMA counter file in place, fixed width, so that held fds see the new value. */
+void fake_rdma_set(const char *dev, const char *port, const char *relpath, uint64_t value)
+{
+	char path[512], text[32];
+	rdma_path(path, dev, port, relpath);
+	int len = snprintf(text, sizeof text, "%020" PRIu64 "\n", value);
+	int fd = open(path, O_WRONLY | O_CREAT, 0644);
+	if (fd < 0)
+		die("open", path);
+	if (pwrite(fd, text, (size_t)len, 0) != len)
+		die("pwrite", path);
+	close(fd);
+}
+
+/* Remove an RDMA device and its ports. */
+void fake_rdma_remove(const char *dev)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/class/infiniband/%s", root, dev);
+	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 /* Add fn to s as a test case of its own named name, with an optional fixture around it. */
 void testutil_add(Suite *s, const char *name, const TTest *fn, void (*setup)(void),
 		  void (*teardown)(void))

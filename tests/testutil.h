@@ -28,6 +28,16 @@ void fake_iface_write(const char *name, const char *attr, const char *text);
 /* Remove an interface and its files. */
 void fake_iface_remove(const char *name);
 
+/* Write text to <root>/class/infiniband/<dev>/ports/<port>/<relpath> (creating the folders),
+ * truncating it. */
+void fake_rdma_write(const char *dev, const char *port, const char *relpath, const char *text);
+
+/* Rewrite an RDMA counter file in place, fixed width, as the kernel's files behave. */
+void fake_rdma_set(const char *dev, const char *port, const char *relpath, uint64_t value);
+
+/* Remove an RDMA device and its ports. */
+void fake_rdma_remove(const char *dev);
+
 /* Add fn to s as a test case of its own named name, with an optional fixture around it. */
 void testutil_add(Suite *s, const char *name, const TTest *fn, void (*setup)(void),
 		  void (*teardown)(void));

@@ -73,6 +73,16 @@ add_iface "$bad" b_dir 1 1 && rm "$bad/class/net/b_dir/statistics/rx_bytes" &&
 	mkdir "$bad/class/net/b_dir/statistics/rx_bytes"
 add_iface "$bad" b_gone 1 1 && rm -r "$bad/class/net/b_gone/statistics"
 
+# RDMA ports (--rdma): standard counters, ionic's and bnxt_re's hw_counters, bad files.
+ib=$good/class/infiniband
+mkdir -p "$ib/mlx5_0/ports/1/counters" "$ib/ionic_0/ports/1/hw_counters" "$ib/bnxt_re0/ports/1/hw_counters" \
+	"$ib/r_bad/ports/1/counters" "$ib/r_none/ports/1"
+echo 5000000000 >"$ib/mlx5_0/ports/1/counters/port_rcv_data"
+echo 4294967295 >"$ib/mlx5_0/ports/1/counters/port_xmit_data"
+for f in rx_rdma_ucast_bytes rx_rdma_mcast_bytes tx_rdma_ucast_bytes; do echo 7 >"$ib/ionic_0/ports/1/hw_counters/$f"; done
+echo 1 >"$ib/bnxt_re0/ports/1/hw_counters/rx_bytes" && echo 2 >"$ib/bnxt_re0/ports/1/hw_counters/tx_bytes"
+echo abc >"$ib/r_bad/ports/1/counters/port_rcv_data" && : >"$ib/r_bad/ports/1/counters/port_xmit_data"
+
 src=""
 if "$KN_PLUGIN" --help | grep -q -- '--source'; then src="--source=sysfs"; fi
 
@@ -88,6 +98,9 @@ if "$KN_PLUGIN" --help | grep -q -- '--source'; then src="--source=sysfs"; fi
 	vg 2 costly --sysfs="$good" -l -d 'e+++'
 	vg 2 usage --sysfs="$good" -i 0
 	vg 0 help --help
+	vg 0 rdma --sysfs="$good" $src -p -n 20 -i 1000 --rdma
+	vg 0 rdma-list --sysfs="$good" -l --rdma='mlx5.*' --rdma='bnxt_re\d:1'
+	vg 2 rdma-badregex --sysfs="$good" -l --rdma='('
 	vg 0 realsys -p -n 5 -i 1000 -d lo
 	vg 0 metrics --sysfs="$bad" $src -p -n 10 -i 1000 -d '.*' -m util -m drops -m packets -m errors
 	vg 0 metrics-list --sysfs="$good" -l -m util
@@ -98,6 +111,7 @@ if "$KN_PLUGIN" --help | grep -q -- '--source'; then src="--source=sysfs"; fi
 		vg 0 recorder --sysfs="$bad" $src -p -n 10 -i 1000 -d '.*'
 		vg 0 recorder-metrics --sysfs="$good" $src -p -n 10 -i 1000 -d '.*' -m packets -m util
 		vg 0 recorder-realsys -p -n 5 -i 1000 -d lo
+		vg 0 recorder-rdma --sysfs="$good" $src -p -n 10 -i 1000 --rdma
 		unset NVTX_INJECTION64_PATH KN_NVTX_LOG
 	fi
 }
