@@ -16,6 +16,7 @@ set -euo pipefail
 export LC_ALL=C
 NSYS=${1:-$(command -v nsys || true)}
 WORK=${2:-$(mktemp -d "${TMPDIR:-/tmp}/kn-nsys-metrics.XXXXXX")}
+mkdir -p "$WORK"
 if [ -z "$NSYS" ] || [ ! -x "$NSYS" ]; then
 	echo "check-metrics.sh: no nsys" >&2
 	exit 77

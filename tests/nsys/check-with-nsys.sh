@@ -167,7 +167,9 @@ choose_install_dir() {
 	[ -w "$plugins" ] || skip "$plugins is not writable (nsys < $SEARCH_DIRS_VERSION loads plugins only from there)"
 	INSTALLED="$plugins/kvikio_nic"
 	if [ -e "$INSTALLED" ]; then
-		BACKUP="$plugins/.kvikio_nic.saved.$$"
+		# Outside plugins/: nsys loads every folder there, and two manifests
+		# named kvikio_nic stop it with "Duplicate plugin name".
+		BACKUP="$WORK/kvikio_nic.saved"
 		mv "$INSTALLED" "$BACKUP"
 		note "moved the existing $INSTALLED aside; it is put back at exit"
 	fi
