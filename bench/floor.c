@@ -18,7 +18,10 @@
  *                                 one sendmsg, replies drained with recvmmsg
  *   floor procfs USEC             /proc/net/dev read whole per tick (one pread per page of it)
  * With KN_FLOOR_TICKS=K in the environment a floor exits after K ticks (for calibrating the cost
- * model with a tiny USEC: CPU per tick without the sleep).
+ * model with a tiny USEC: CPU per tick without the sleep). With KN_FLOOR_PACE=sigwait every floor
+ * paces as the plugin does (SIGTERM, SIGINT and SIGHUP blocked, one clock_gettime and one
+ * sigtimedwait with the time left per tick, exit on the signal) instead of clock_nanosleep: what
+ * the race-free wait for a stop signal costs over a bare sleep.
  */
 #include "config.h"
 
@@ -26,6 +29,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +54,27 @@ static size_t nnames;
 static volatile unsigned long long sink; /* keeps the reads from being optimised away */
 
 static long ticks_left = -1; /* KN_FLOOR_TICKS: exit after that many ticks (calibration runs) */
+static int pace_sigwait;     /* KN_FLOOR_PACE=sigwait: pace with sigtimedwait, as the plugin */
+static sigset_t stop_set;    /* the signals that sigtimedwait waits for */
+
+/* Wait until the absolute CLOCK_MONOTONIC deadline in sigtimedwait; exit when a stop signal comes. */
+static void sigwait_until(const struct timespec *deadline)
+{
+	for (;;) {
+		struct timespec now, left;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		long long ns = (long long)(deadline->tv_sec - now.tv_sec) * 1000000000LL +
+			       (deadline->tv_nsec - now.tv_nsec);
+		if (ns < 0)
+			ns = 0;
+		left.tv_sec = (time_t)(ns / 1000000000LL);
+		left.tv_nsec = (long)(ns % 1000000000LL);
+		if (sigtimedwait(&stop_set, NULL, &left) > 0)
+			exit(0);
+		if (errno == EAGAIN)
+			return;
+	}
+}
 
 /* Sleep until the next multiple of interval_ns after *deadline, which it advances. */
 static void wait_tick(struct timespec *deadline, long interval_ns)
@@ -60,6 +85,10 @@ static void wait_tick(struct timespec *deadline, long interval_ns)
 	while (deadline->tv_nsec >= 1000000000L) {
 		deadline->tv_nsec -= 1000000000L;
 		deadline->tv_sec++;
+	}
+	if (pace_sigwait) {
+		sigwait_until(deadline);
+		return;
 	}
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, deadline, NULL) == EINTR)
 		continue;
@@ -292,6 +321,14 @@ int main(int argc, char **argv)
 	long usec = argc >= 3 ? atol(argv[2]) : 0;
 	if (getenv("KN_FLOOR_TICKS") != NULL)
 		ticks_left = atol(getenv("KN_FLOOR_TICKS"));
+	if (getenv("KN_FLOOR_PACE") != NULL && strcmp(getenv("KN_FLOOR_PACE"), "sigwait") == 0) {
+		pace_sigwait = 1;
+		sigemptyset(&stop_set);
+		sigaddset(&stop_set, SIGTERM);
+		sigaddset(&stop_set, SIGINT);
+		sigaddset(&stop_set, SIGHUP);
+		sigprocmask(SIG_BLOCK, &stop_set, NULL);
+	}
 	const char *mode = argc >= 2 ? argv[1] : "";
 	if (usec > 0 && argc == 3 && (strcmp(mode, "netlink") == 0 || strcmp(mode, "dump") == 0))
 		return run_netlink(usec * 1000);
