@@ -23,6 +23,7 @@ void counters_init(struct counter_files *files)
 {
 	for (int i = 0; i < COUNTERS_FILES; i++)
 		files->fd[i] = -1;
+	files->missed_failed = false;
 }
 
 /* Whether file slot i is wanted for the counters in mask (bytes always are). */
@@ -62,6 +63,8 @@ int counters_open(struct counter_files *files, int dirfd, const char *name, unsi
 			counters_close(files);
 			return fd;
 		}
+		if (fd < 0 && i == COUNTERS_MISSED && fd != -ENOENT)
+			files->missed_failed = true; /* there but unopenable: rx_dropped has no value */
 		files->fd[i] = fd < 0 ? -1 : fd;
 	}
 	return 0;
@@ -89,13 +92,18 @@ static int read_one(int fd, uint64_t *out)
 	return parse(buf, sysfs_pread(fd, buf, sizeof buf), out);
 }
 
-/* Fold slot values into out: rx_dropped takes rx_missed_errors in (absent: none missed). */
-static void fold(const uint64_t value[COUNTERS_FILES], unsigned have, struct counter_set *out)
+/* Fold slot values into out: rx_dropped takes rx_missed_errors in (absent: none missed). When
+ * rx_missed_errors exists but could not be read, rx_dropped has no value: alone it would be a
+ * lower reading than the other sources give, and the next good one a fake burst of drops. */
+static void fold(const uint64_t value[COUNTERS_FILES], unsigned have, bool missed_failed,
+		 struct counter_set *out)
 {
 	for (int k = 0; k < COUNTER_KINDS; k++)
 		out->value[k] = value[k];
 	out->have = have & COUNTER_ALL;
-	if ((have & COUNTER_BIT(COUNTER_RX_DROPPED)) && (have & (1u << COUNTERS_MISSED)))
+	if (missed_failed)
+		out->have &= ~COUNTER_BIT(COUNTER_RX_DROPPED);
+	else if ((have & COUNTER_BIT(COUNTER_RX_DROPPED)) && (have & (1u << COUNTERS_MISSED)))
 		out->value[COUNTER_RX_DROPPED] += value[COUNTERS_MISSED];
 }
 
@@ -103,6 +111,7 @@ int counters_read(const struct counter_files *files, struct counter_set *out)
 {
 	uint64_t value[COUNTERS_FILES] = {0};
 	unsigned have = 0;
+	bool missed_failed = files->missed_failed;
 	for (int i = 0; i < COUNTERS_FILES; i++) {
 		if (files->fd[i] < 0 && i > COUNTER_TX_BYTES)
 			continue;
@@ -110,8 +119,9 @@ int counters_read(const struct counter_files *files, struct counter_set *out)
 		if (rc != 0 && i <= COUNTER_TX_BYTES)
 			return rc;
 		have |= rc == 0 ? 1u << i : 0;
+		missed_failed |= rc != 0 && i == COUNTERS_MISSED;
 	}
-	fold(value, have, out);
+	fold(value, have, missed_failed, out);
 	return 0;
 }
 
@@ -127,6 +137,7 @@ int counters_read_at(int dirfd, const char *name, unsigned mask, struct counter_
 {
 	uint64_t value[COUNTERS_FILES] = {0};
 	unsigned have = 0;
+	bool missed_failed = false;
 	for (int i = 0; i < COUNTERS_FILES; i++) {
 		if (!wanted(i, mask))
 			continue;
@@ -134,8 +145,9 @@ int counters_read_at(int dirfd, const char *name, unsigned mask, struct counter_
 		if (rc != 0 && i <= COUNTER_TX_BYTES)
 			return rc;
 		have |= rc == 0 ? 1u << i : 0;
+		missed_failed |= rc != 0 && rc != -ENOENT && i == COUNTERS_MISSED;
 	}
-	fold(value, have, out);
+	fold(value, have, missed_failed, out);
 	return 0;
 }
 

@@ -12,9 +12,10 @@
 #define COUNTERS_MISSED COUNTER_KINDS
 #define COUNTERS_FILES (COUNTER_KINDS + 1)
 
-/* The held counter files of one interface; fds are -1 while closed or not wanted. */
+/* The held counter files of one interface; fds are -1 while closed, not wanted or absent. */
 struct counter_files {
 	int fd[COUNTERS_FILES];
+	bool missed_failed; /* rx_missed_errors exists but could not be opened: rx_dropped has no value */
 };
 
 /* Mark every file closed (call before first use). */

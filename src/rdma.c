@@ -303,8 +303,10 @@ static int scan(struct rdma_set *set)
 {
 	char path[4096];
 	int len = snprintf(path, sizeof path, "%s/class/infiniband", set->sysfs_root);
-	if (len < 0 || (size_t)len >= sizeof path)
+	if (len < 0 || (size_t)len >= sizeof path) {
+		errno = ENAMETOOLONG; /* rdma.h promises errno; the caller prints it */
 		return -1;
+	}
 	DIR *d = open_listing(AT_FDCWD, path);
 	if (d == NULL)
 		return errno == ENOENT ? 0 : -1; /* no RDMA stack (yet): no port */
@@ -346,6 +348,7 @@ static void tick_one(struct rdma_set *set, struct rdma_port *port, double dt_s)
 		}
 		return;
 	}
+	port->failed = false; /* the last read worked: no re-open (and lost baseline) at the rescan */
 	if (port->have_prev)
 		port->valid = rate_compute(&port->prev, &cur, dt_s, 0.0, &port->rate); /* no util */
 	port->prev = cur;

@@ -380,6 +380,60 @@ START_TEST(missing_counter_files_are_nan_alone)
 }
 END_TEST
 
+/* rx_dropped includes rx_missed_errors: a tick where that file cannot be read gives no drops
+ * value, and the next good tick no burst (its baseline was not the lower rx_dropped alone). */
+START_TEST(unreadable_missed_gives_no_drops)
+{
+	fake_iface_add("eth0", "up", 0x1003, 0, 0);
+	fake_iface_counter("eth0", "rx_dropped", 10);
+	fake_iface_counter("eth0", "rx_missed_errors", 1000);
+	start_metrics(COUNTER_BIT(COUNTER_RX_DROPPED) | COUNTER_BIT(COUNTER_TX_DROPPED), false);
+	ck_assert_int_ge(files("eth0")->fd[COUNTERS_MISSED], 0);
+	ck_assert(!files("eth0")->missed_failed);
+	const struct rate *r = &entry("eth0")->rate;
+	monitor_tick(&mon, 0.0);
+	fake_iface_counter("eth0", "rx_dropped", 12);
+	fake_iface_counter("eth0", "rx_missed_errors", 1002);
+	monitor_tick(&mon, 1.0);
+	ck_assert_double_eq(r->field[FIELD_RX_DROPPED], 4.0);
+	fake_iface_write("eth0", "statistics/rx_missed_errors", "garbage\n");
+	monitor_tick(&mon, 1.0);
+	ck_assert(entry("eth0")->valid);
+	ck_assert(isnan(r->field[FIELD_RX_DROPPED]));
+	ck_assert_double_eq(r->field[FIELD_RX], 0.0);
+	fake_iface_counter("eth0", "rx_missed_errors", 1004);
+	monitor_tick(&mon, 1.0);
+	ck_assert_msg(isnan(r->field[FIELD_RX_DROPPED]), "a burst of %g drops/s", r->field[FIELD_RX_DROPPED]);
+	fake_iface_counter("eth0", "rx_missed_errors", 1006);
+	monitor_tick(&mon, 1.0);
+	ck_assert_double_eq(r->field[FIELD_RX_DROPPED], 2.0);
+}
+END_TEST
+
+/* An rx_missed_errors that exists but cannot be opened (here a symbolic link loop: ELOOP) is
+ * not "none missed": rx_dropped has no value, the other fields do. */
+START_TEST(unopenable_missed_gives_no_drops)
+{
+	fake_iface_add("eth0", "up", 0x1003, 0, 0);
+	fake_iface_counter("eth0", "rx_dropped", 10);
+	char path[4096];
+	snprintf(path, sizeof path, "%s/class/net/eth0/statistics/rx_missed_errors", root);
+	ck_assert_int_eq(symlink("rx_missed_errors", path), 0);
+	start_metrics(COUNTER_BIT(COUNTER_RX_DROPPED) | COUNTER_BIT(COUNTER_TX_DROPPED), false);
+	ck_assert_int_eq(files("eth0")->fd[COUNTERS_MISSED], -1);
+	ck_assert(files("eth0")->missed_failed);
+	monitor_tick(&mon, 0.0);
+	fake_iface_set("eth0", MIB, 0);
+	fake_iface_counter("eth0", "rx_dropped", 20);
+	monitor_tick(&mon, 1.0);
+	const struct rate *r = &entry("eth0")->rate;
+	ck_assert(entry("eth0")->valid);
+	ck_assert_double_eq(r->field[FIELD_RX], 1.0);
+	ck_assert(isnan(r->field[FIELD_RX_DROPPED]));
+	ck_assert(isnan(mon.total.field[FIELD_RX_DROPPED]));
+}
+END_TEST
+
 START_TEST(counters_at_max)
 {
 	fake_iface_add("eth0", "up", 0x1003, UINT64_MAX - MIB, UINT64_MAX - 2 * MIB);
@@ -780,6 +834,8 @@ static Suite *monitor_suite(void)
 	add(s, "speed_read_at_rescan", speed_read_at_rescan);
 	add(s, "speed_not_read_without_util", speed_not_read_without_util);
 	add(s, "missing_counter_files_are_nan_alone", missing_counter_files_are_nan_alone);
+	add(s, "unreadable_missed_gives_no_drops", unreadable_missed_gives_no_drops);
+	add(s, "unopenable_missed_gives_no_drops", unopenable_missed_gives_no_drops);
 	add(s, "total_none_valid", total_none_valid);
 	add(s, "zero_dt_is_no_value", zero_dt_is_no_value);
 	add(s, "newcomer_added_sorted", newcomer_added_sorted);
