@@ -152,7 +152,8 @@ static int rdma_start(const struct options *opts, struct iface_selector *sel, st
 	return 0;
 }
 
-/* Open the source the options ask for (sysfs for --list alone); -1 when an explicit one is
+/* Open the source the options ask for (sysfs for --list alone) and, to sample, subscribe to link
+ * notifications (monitor_watch_links()); -1 when an explicit one is
  * refused. Auto says once, at its first listing, when netlink would be cheaper but is refused
  * (source_warn()); in a build without netlink, auto reads the files silently and
  * --source=netlink is an error. The environment variable KN_TEST_PROC_NET_DEV names another
@@ -182,6 +183,8 @@ static int choose_source(const struct options *opts, struct monitor *mon)
 		message_print("%s counters unavailable: %s", source_name(kind), strerror(-rc));
 		return -1;
 	}
+	if (!opts->list)
+		monitor_watch_links(mon); /* before the first listing: rescan only when links change */
 	return 0;
 }
 

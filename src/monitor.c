@@ -16,6 +16,7 @@ int monitor_init(struct monitor *mon, const char *sysfs_root, const struct iface
 		 char err[IFACE_ERR_MAX])
 {
 	*mon = (struct monitor){.sel = sel};
+	linkwatch_init(&mon->watch);
 	return iface_dir_open(&mon->dir, sysfs_root, err);
 }
 
@@ -27,6 +28,7 @@ int monitor_use_source(struct monitor *mon, enum source_kind kind, bool fake_tre
 				 mon->interval_us, mon->counters | COUNTER_BYTES};
 	int rc = source_open(&mon->src, kind, &env);
 	mon->src_open = rc == 0;
+	mon->fake_tree = fake_tree;
 	mon->src_generation = mon->src.generation;
 	for (size_t i = 0; i < mon->count; i++)
 		mon->ifaces[i].have_prev = false;
@@ -202,6 +204,31 @@ static int reserve_readings(struct monitor *mon)
 	return 0;
 }
 
+/* The listing's ifindex of a selected, present name (0: unknown), or -1 (for linkwatch_prove()). */
+static int listed_ifindex(const char *name, void *ctx)
+{
+	const struct monitor *mon = ctx;
+	bool found;
+	size_t slot = find_slot(mon, name, &found);
+	if (!found || mon->ifaces[slot].seen_scan != mon->scans)
+		return -1;
+	return mon->ifaces[slot].ifindex;
+}
+
+/* After the first listing: a netlink source has just proven that its links are the listing's;
+ * any other source has the watch prove it with one link dump. */
+static void prove_watch(struct monitor *mon)
+{
+	if (monitor_source(mon) == SOURCE_NETLINK) {
+		linkwatch_trust(&mon->watch);
+		return;
+	}
+	size_t selected = 0;
+	for (size_t i = 0; i < mon->count; i++)
+		selected += mon->ifaces[i].seen_scan == mon->scans;
+	linkwatch_prove(&mon->watch, mon->listed, selected, listed_ifindex, mon);
+}
+
 /* Tell the source the selected set, in name order; what source_select() returns. */
 static int tell_source(struct monitor *mon)
 {
@@ -220,7 +247,8 @@ int monitor_rescan(struct monitor *mon)
 	if (!mon->src_open && monitor_use_source(mon, SOURCE_SYSFS, false, NULL) != 0)
 		return -1;
 	mon->scans++;
-	if (list(mon) != 0)
+	mon->list_failed = list(mon) != 0;
+	if (mon->list_failed)
 		return -1;
 	int rc = tell_source(mon);
 	for (int tries = 1; rc == SOURCE_FOREIGN && tries < SOURCE_FOREIGN_TRIES; tries++)
@@ -234,7 +262,21 @@ int monitor_rescan(struct monitor *mon)
 			mon->ifaces[i].have_prev = false;
 		mon->src_generation = mon->src.generation;
 	}
+	if (linkwatch_unproven(&mon->watch))
+		prove_watch(mon);
 	return 0;
+}
+
+void monitor_watch_links(struct monitor *mon)
+{
+	if (!mon->fake_tree && !mon->speed)
+		linkwatch_open(&mon->watch); /* refused: no watch, every rescan lists */
+}
+
+bool monitor_links_changed(struct monitor *mon)
+{
+	bool heard = linkwatch_changed(&mon->watch); /* drain it either way */
+	return heard || mon->list_failed;
 }
 
 /* Turn one interface's reading into its rate; no reading drops the baseline. */
@@ -308,6 +350,8 @@ void monitor_free(struct monitor *mon)
 	free(mon->readings);
 	free(mon->ifaces);
 	iface_dir_close(&mon->dir);
+	linkwatch_close(&mon->watch);
 	*mon = (struct monitor){0};
 	mon->dir.fd = -1;
+	linkwatch_init(&mon->watch);
 }

@@ -4,6 +4,7 @@
 #define KN_MONITOR_H
 
 #include "iface.h"
+#include "linkwatch.h"
 #include "rate.h"
 #include "source.h"
 
@@ -54,6 +55,9 @@ struct monitor {
 	uint64_t interval_us;                 /* the sampling interval, for auto (0: unknown) */
 	unsigned counters;                    /* COUNTER_BIT()s to read (the bytes always) */
 	bool speed;                           /* read each interface's speed at each rescan */
+	bool fake_tree;                       /* the sysfs root is not the kernel's */
+	struct linkwatch watch;               /* link notifications: skip rescans that find nothing */
+	bool list_failed;                     /* the last listing failed: the next rescan lists anyway */
 };
 
 /* Start monitoring under sysfs_root with sel; -1 with a reason in err if class/net is unreadable. */
@@ -82,6 +86,17 @@ enum source_kind monitor_source(const struct monitor *mon);
  * interfaces (another network namespace) gets SOURCE_FOREIGN_TRIES listings before it is given
  * up for the files (SOURCE_NOTE_FOREIGN). Returns -1 if the folder cannot be read. */
 int monitor_rescan(struct monitor *mon);
+
+/* Rescan only when something may have changed: subscribe to the kernel's link notifications
+ * (before the first monitor_rescan()), which that first rescan then proves to speak for the
+ * listed folder (netlink lists the same links at the same ifindexes). Not for a fake tree, nor
+ * with the speed asked for (monitor_set_counters(): it is re-read at every rescan); where the
+ * proof fails, or netlink is refused, every rescan lists, as without it. */
+void monitor_watch_links(struct monitor *mon);
+
+/* Whether a rescan may find something new: an interface added, removed, renamed, moved or
+ * changed state since the last call, or no proven watch (monitor_watch_links()). */
+bool monitor_links_changed(struct monitor *mon);
 
 /* Read every interface's counters; rates use dt_s, the time since the previous tick. */
 void monitor_tick(struct monitor *mon, double dt_s);

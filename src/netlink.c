@@ -52,7 +52,7 @@ static int bind_socket(struct netlink_stats *nl)
 	return 0;
 }
 
-int netlink_open(struct netlink_stats *nl)
+int netlink_open_links(struct netlink_stats *nl)
 {
 	*nl = (struct netlink_stats){.fd = -1};
 	nl->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
@@ -63,6 +63,14 @@ int netlink_open(struct netlink_stats *nl)
 		nl->buf = malloc(NETLINK_BUF_SIZE);
 		rc = nl->buf != NULL ? 0 : -ENOMEM;
 	}
+	if (rc != 0)
+		netlink_close(nl);
+	return rc;
+}
+
+int netlink_open(struct netlink_stats *nl)
+{
+	int rc = netlink_open_links(nl);
 	if (rc == 0)
 		rc = netlink_dump(nl, NULL, NULL);
 	if (rc == -EINTR)
@@ -70,6 +78,38 @@ int netlink_open(struct netlink_stats *nl)
 	if (rc != 0)
 		netlink_close(nl);
 	return rc;
+}
+
+int netlink_watch_open(void)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+	if (fd < 0)
+		return -errno;
+	struct sockaddr_nl addr = {.nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK};
+	if (bind(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+		int err = errno;
+		close(fd);
+		return -err;
+	}
+	return fd;
+}
+
+bool netlink_watch_heard(int fd)
+{
+	unsigned char buf[256]; /* only whether something came matters: MSG_TRUNC drops the rest */
+	bool heard = false;
+	for (int i = 0; i < NETLINK_DRAIN_MAX; i++) {
+		ssize_t n = recv(fd, buf, sizeof buf, MSG_DONTWAIT | MSG_TRUNC);
+		if (n > 0)
+			heard = true;
+		else if (n < 0 && errno == EINTR)
+			continue;
+		else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return heard;
+		else
+			return true; /* ENOBUFS: notifications were lost; anything else: cannot tell */
+	}
+	return true; /* still more queued: a storm of changes */
 }
 
 /* Receive one datagram into the buffer (flags: 0 or MSG_DONTWAIT); its length and sender, or

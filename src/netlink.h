@@ -2,7 +2,7 @@
 /* netlink: every interface's byte counters from one rtnetlink RTM_GETSTATS dump, or chosen
  * interfaces' from one RTM_GETSTATS request each (batched in one sendmsg, replies drained with
  * recvmmsg), and every interface's name from one RTM_GETLINK dump; the socket I/O (nlparse.c
- * parses the replies). */
+ * parses the replies); the link notifications that tell when a listing may have changed. */
 #ifndef KN_NETLINK_H
 #define KN_NETLINK_H
 
@@ -56,6 +56,18 @@ static inline bool netlink_built(void)
  * (-EPERM, -EACCES, -EPROTONOSUPPORT, -EOPNOTSUPP... when netlink is refused). */
 int netlink_open(struct netlink_stats *nl);
 
+/* Open the socket for link dumps alone (netlink_links()), without the statistics dump that
+ * netlink_open() proves the kernel with; 0 or -errno. */
+int netlink_open_links(struct netlink_stats *nl);
+
+/* Open a socket that hears the kernel's link notifications (RTMGRP_LINK: an interface added,
+ * removed, renamed, moved or changed state); its fd, or -errno. */
+int netlink_watch_open(void);
+
+/* Whether the watch socket fd heard anything since the last call (drains what it holds); true as
+ * well when notifications were lost (ENOBUFS) or it cannot tell. */
+bool netlink_watch_heard(int fd);
+
 /* Request one statistics dump and call fn for every interface in it. 0 when the dump is
  * complete; -EINTR when the kernel flagged it interrupted (fn saw a possibly inconsistent
  * list); another -errno when it failed (fn may have seen a part). Allocates nothing. */
@@ -92,6 +104,26 @@ static inline int netlink_open(struct netlink_stats *nl)
 {
 	*nl = (struct netlink_stats){.fd = -1};
 	return -EOPNOTSUPP;
+}
+
+/* Leave nl closed and refuse: -EOPNOTSUPP. */
+static inline int netlink_open_links(struct netlink_stats *nl)
+{
+	*nl = (struct netlink_stats){.fd = -1};
+	return -EOPNOTSUPP;
+}
+
+/* Refuse: no link notifications without netlink. */
+static inline int netlink_watch_open(void)
+{
+	return -EOPNOTSUPP;
+}
+
+/* Nothing can be heard: always "maybe changed". */
+static inline bool netlink_watch_heard(int fd)
+{
+	(void)fd;
+	return true;
 }
 
 /* Refuse: there is no socket to dump from. */

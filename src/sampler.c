@@ -210,9 +210,11 @@ static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, st
 		bool stopping = wait_until(deadline);
 		int64_t now = now_ns();
 		if (!stopping && now - last_rescan >= RESCAN_PERIOD_NS) {
-			monitor_rescan(mon); /* a failed listing keeps the current set */
-			monitor_warn(mon);
-			register_new_groups(mon, groups);
+			if (monitor_links_changed(mon)) { /* else the listing would find nothing new */
+				monitor_rescan(mon);      /* a failed listing keeps the current set */
+				monitor_warn(mon);
+				register_new_groups(mon, groups);
+			}
 			if (cfg->rdma != NULL) {
 				rdma_rescan(cfg->rdma); /* a failed listing keeps the current set */
 				rdma_warn(cfg->rdma);
