@@ -88,8 +88,10 @@ enum source_kind monitor_source(const struct monitor *mon);
 int monitor_rescan(struct monitor *mon);
 
 /* Rescan only when something may have changed: subscribe to the kernel's link notifications
- * (before the first monitor_rescan()), which that first rescan then proves to speak for the
- * listed folder (netlink lists the same links at the same ifindexes). Not for a fake tree, nor
+ * (before the first monitor_rescan()), which a rescan then proves to speak for the listed folder
+ * (netlink lists the same links at the same ifindexes): the first one with the netlink source,
+ * which checks that anyway, else the fifth, when the listings have cost what the proof costs
+ * (until then every rescan lists). Not for a fake tree, nor
  * with the speed asked for (monitor_set_counters(): it is re-read at every rescan); where the
  * proof fails, or netlink is refused, every rescan lists, as without it. */
 void monitor_watch_links(struct monitor *mon);
