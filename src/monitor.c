@@ -287,8 +287,10 @@ bool monitor_links_changed(struct monitor *mon)
 	return heard || mon->list_failed;
 }
 
-/* Turn one interface's reading into its rate; no reading drops the baseline. */
-static void tick_one(struct monitored_iface *entry, const struct source_reading *reading, double dt_s)
+/* Turn one interface's reading into its rate; no reading drops the baseline. The baseline keeps
+ * only the counters in want (a source may give more), so the rate computes only those. */
+static void tick_one(struct monitored_iface *entry, const struct source_reading *reading, unsigned want,
+		     double dt_s)
 {
 	entry->valid = false;
 	if (reading == NULL || reading->rc != 0) {
@@ -298,19 +300,21 @@ static void tick_one(struct monitored_iface *entry, const struct source_reading 
 	if (entry->have_prev)
 		entry->valid = rate_compute(&entry->prev, &reading->counters, dt_s, entry->speed_mbps, &entry->rate);
 	entry->prev = reading->counters;
+	entry->prev.have &= want;
 	entry->have_prev = true;
 }
 
 void monitor_tick(struct monitor *mon, double dt_s)
 {
+	const unsigned want = mon->counters | COUNTER_BYTES;
 	struct rate_total total;
-	rate_total_init(&total);
+	rate_total_init(&total, want);
 	mon->total_valid = false;
 	bool read = mon->src_open && source_read(&mon->src, mon->readings) == 0;
 	for (size_t i = 0; i < mon->count; i++) {
 		struct monitored_iface *entry = &mon->ifaces[i];
 		bool have = read && entry->id < mon->readings_capacity;
-		tick_one(entry, have ? &mon->readings[entry->id] : NULL, dt_s);
+		tick_one(entry, have ? &mon->readings[entry->id] : NULL, want, dt_s);
 		if (entry->valid) {
 			rate_total_add(&total, &entry->rate, entry->speed_mbps);
 			mon->total_valid = true;

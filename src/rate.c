@@ -6,15 +6,11 @@
 
 #include <math.h>
 
-/* Counter k's rate from prev to cur over dt_s, divided by scale; NaN if either reading lacks it
- * or it went backwards. */
-static double counter_rate(const struct counter_set *prev, const struct counter_set *cur, int k, double dt_s,
-			   double scale)
+/* What one unit of counter k is in its field's unit: bytes are given in MiB (an exact power of
+ * two, so multiplying by its inverse rounds exactly as dividing by it would). */
+static double counter_scale(int k)
 {
-	unsigned bit = COUNTER_BIT(k);
-	if (!(prev->have & bit) || !(cur->have & bit) || cur->value[k] < prev->value[k])
-		return NAN;
-	return (double)(cur->value[k] - prev->value[k]) / dt_s / scale;
+	return k <= COUNTER_TX_BYTES ? 1.0 / RATE_BYTES_PER_MIB : 1.0;
 }
 
 double rate_util(double bytes_per_s, double speed_mbps)
@@ -29,8 +25,12 @@ bool rate_compute(const struct counter_set *prev, const struct counter_set *cur,
 {
 	if (!(dt_s > 0.0))
 		return false;
-	for (int k = 0; k < COUNTER_KINDS; k++)
-		out->field[k] = counter_rate(prev, cur, k, dt_s, k <= COUNTER_TX_BYTES ? RATE_BYTES_PER_MIB : 1.0);
+	for (int f = 0; f < FIELD_KINDS; f++)
+		out->field[f] = NAN;
+	unsigned both = prev->have & cur->have; /* the per-tick cost follows the counters read */
+	for (int k = 0; (both >> k) != 0; k++)
+		if ((both & COUNTER_BIT(k)) && cur->value[k] >= prev->value[k])
+			out->field[k] = (double)(cur->value[k] - prev->value[k]) / dt_s * counter_scale(k);
 	if (isnan(out->field[FIELD_RX]) || isnan(out->field[FIELD_TX]))
 		return false;
 	out->field[FIELD_RX_UTIL] = rate_util(out->field[FIELD_RX] * RATE_BYTES_PER_MIB, speed_mbps);
@@ -38,15 +38,15 @@ bool rate_compute(const struct counter_set *prev, const struct counter_set *cur,
 	return true;
 }
 
-void rate_total_init(struct rate_total *total)
+void rate_total_init(struct rate_total *total, unsigned counters)
 {
-	*total = (struct rate_total){.have = 0};
+	*total = (struct rate_total){.counters = counters & COUNTER_ALL};
 }
 
 void rate_total_add(struct rate_total *total, const struct rate *r, double speed_mbps)
 {
-	for (int f = 0; f < FIELD_KINDS; f++) {
-		if (isnan(r->field[f]))
+	for (int f = 0; (total->counters >> f) != 0; f++) { /* not util: rate_total_finish() derives it */
+		if (!(total->counters & COUNTER_BIT(f)) || isnan(r->field[f]))
 			continue;
 		total->sum.field[f] += r->field[f];
 		total->have |= 1u << f;

@@ -63,14 +63,16 @@ double rate_util(double bytes_per_s, double speed_mbps);
 
 /* The sum of one tick's rates, field by field, and what total util needs. */
 struct rate_total {
+	unsigned counters;  /* COUNTER_BIT()s whose fields are summed (the others stay NaN) */
 	struct rate sum;    /* field sums over the rates that have the field */
 	unsigned have;      /* bit f: some rate had field f */
 	double util_rx, util_tx; /* bytes/s of the rates whose link speed is known */
 	double speed_mbps;  /* the sum of those speeds */
 };
 
-/* Start an empty sum. */
-void rate_total_init(struct rate_total *total);
+/* Start an empty sum of the fields of the counters in mask (COUNTER_BIT()s; util is always
+ * derived); the fields of the others stay NaN, so the cost of a sum follows what is read. */
+void rate_total_init(struct rate_total *total, unsigned counters);
 
 /* Add one interface's rate (on a link of speed_mbps, 0: unknown) to the sum. */
 void rate_total_add(struct rate_total *total, const struct rate *r, double speed_mbps);

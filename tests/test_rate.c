@@ -109,7 +109,7 @@ START_TEST(add_sums)
 {
 	struct rate_total t;
 	struct rate sum;
-	rate_total_init(&t);
+	rate_total_init(&t, COUNTER_ALL);
 	struct rate a = rx_tx(1.0, 2.0), b = rx_tx(0.5, 0.25), c = rx_tx(0.0, 0.0);
 	rate_total_add(&t, &a, 0.0);
 	rate_total_finish(&t, &sum);
@@ -199,7 +199,7 @@ START_TEST(total_util_over_known_speeds)
 	struct rate sum;
 	struct rate a = rx_tx(1000.0 / 1048576.0, 0.0), b = rx_tx(3000.0 / 1048576.0, 0.0),
 		    c = rx_tx(5000.0 / 1048576.0, 1.0);
-	rate_total_init(&t);
+	rate_total_init(&t, COUNTER_ALL);
 	rate_total_add(&t, &a, 0.0); /* unknown speed: in rx, not in util */
 	rate_total_finish(&t, &sum);
 	ck_assert(isnan(sum.field[FIELD_RX_UTIL]) && isnan(sum.field[FIELD_TX_UTIL]));
@@ -210,6 +210,42 @@ START_TEST(total_util_over_known_speeds)
 	/* (3000 + 5000) bytes/s over 5000 bytes/s of known speed: 160 % */
 	ck_assert_double_eq_tol(sum.field[FIELD_RX_UTIL], 160.0, 1e-9);
 	ck_assert_double_eq_tol(sum.field[FIELD_TX_UTIL], 1048576.0 * 100.0 / 5000.0, 1e-6);
+}
+END_TEST
+
+START_TEST(total_sums_only_its_counters)
+{
+	struct counter_set prev = full(1000, 10, 1, 3), cur = full(1000 + 5 * MIB, 1010, 5, 4);
+	struct rate r, sum;
+	ck_assert(rate_compute(&prev, &cur, 0.5, 1000.0, &r));
+	struct rate_total t;
+	rate_total_init(&t, COUNTER_BYTES); /* the packets are in r, but not asked for */
+	rate_total_add(&t, &r, 1000.0);
+	rate_total_add(&t, &r, 1000.0);
+	rate_total_finish(&t, &sum);
+	ck_assert_double_eq(RX(sum), 20.0);
+	ck_assert_double_eq(TX(sum), 40.0);
+	for (int f = FIELD_RX_PACKETS; f <= FIELD_TX_DROPPED; f++)
+		ck_assert(isnan(sum.field[f]));
+	ck_assert_double_eq_tol(sum.field[FIELD_RX_UTIL], r.field[FIELD_RX_UTIL], 1e-12); /* util is derived */
+	rate_total_init(&t, COUNTER_ALL);
+	rate_total_add(&t, &r, 1000.0);
+	rate_total_finish(&t, &sum);
+	ck_assert_double_eq(sum.field[FIELD_RX_PACKETS], 2000.0);
+	ck_assert_double_eq(sum.field[FIELD_TX_DROPPED], 4.0);
+}
+END_TEST
+
+START_TEST(rates_only_counters_both_have)
+{
+	struct counter_set prev = full(1000, 10, 1, 3), cur = full(1000 + 5 * MIB, 1010, 5, 4);
+	prev.have = COUNTER_BYTES | COUNTER_BIT(COUNTER_RX_PACKETS); /* a baseline kept what was asked */
+	struct rate r;
+	ck_assert(rate_compute(&prev, &cur, 0.5, 0.0, &r));
+	ck_assert_double_eq(RX(r), 10.0);
+	ck_assert_double_eq(r.field[FIELD_RX_PACKETS], 2000.0);
+	for (int f = FIELD_TX_PACKETS; f <= FIELD_TX_DROPPED; f++)
+		ck_assert(isnan(r.field[f]));
 }
 END_TEST
 
@@ -233,6 +269,8 @@ static Suite *rate_suite(void)
 	add(s, "metric_counter_backwards_is_nan_alone", metric_counter_backwards_is_nan_alone);
 	add(s, "util_of_speed", util_of_speed);
 	add(s, "total_util_over_known_speeds", total_util_over_known_speeds);
+	add(s, "total_sums_only_its_counters", total_sums_only_its_counters);
+	add(s, "rates_only_counters_both_have", rates_only_counters_both_have);
 	return s;
 }
 
