@@ -60,20 +60,32 @@ static int find_attr(const unsigned char *msg, size_t len, size_t head, unsigned
 	return rc;
 }
 
-/* The counters of an rtnl_link_stats64 of which size bytes came: the bytes, and the rest when
- * the structure reaches rx_missed_errors, which COUNTER_RX_DROPPED adds in (as /proc/net/dev). */
-static struct counter_set stats_counters(const struct rtnl_link_stats64 *stats, size_t size)
+/* The u64 at offset off of a statistics structure (unaligned: copied). */
+static uint64_t stat_at(const unsigned char *stats, size_t off)
 {
-	struct counter_set c = {.value = {[COUNTER_RX_BYTES] = stats->rx_bytes, [COUNTER_TX_BYTES] = stats->tx_bytes},
+	uint64_t value;
+	memcpy(&value, stats + off, sizeof value);
+	return value;
+}
+
+#define STAT(stats, field) stat_at(stats, offsetof(struct rtnl_link_stats64, field))
+
+/* The counters of an rtnl_link_stats64 of which size bytes came (at least up to tx_bytes): the
+ * bytes, and the rest when the structure reaches rx_missed_errors, which COUNTER_RX_DROPPED adds
+ * in (as /proc/net/dev). Reads only those fields, in place. */
+static struct counter_set stats_counters(const unsigned char *stats, size_t size)
+{
+	struct counter_set c = {.value = {[COUNTER_RX_BYTES] = STAT(stats, rx_bytes),
+					  [COUNTER_TX_BYTES] = STAT(stats, tx_bytes)},
 				.have = COUNTER_BYTES};
-	if (size < offsetof(struct rtnl_link_stats64, rx_missed_errors) + sizeof stats->rx_missed_errors)
+	if (size < offsetof(struct rtnl_link_stats64, rx_missed_errors) + sizeof(uint64_t))
 		return c;
-	c.value[COUNTER_RX_PACKETS] = stats->rx_packets;
-	c.value[COUNTER_TX_PACKETS] = stats->tx_packets;
-	c.value[COUNTER_RX_ERRORS] = stats->rx_errors;
-	c.value[COUNTER_TX_ERRORS] = stats->tx_errors;
-	c.value[COUNTER_RX_DROPPED] = stats->rx_dropped + stats->rx_missed_errors;
-	c.value[COUNTER_TX_DROPPED] = stats->tx_dropped;
+	c.value[COUNTER_RX_PACKETS] = STAT(stats, rx_packets);
+	c.value[COUNTER_TX_PACKETS] = STAT(stats, tx_packets);
+	c.value[COUNTER_RX_ERRORS] = STAT(stats, rx_errors);
+	c.value[COUNTER_TX_ERRORS] = STAT(stats, tx_errors);
+	c.value[COUNTER_RX_DROPPED] = STAT(stats, rx_dropped) + STAT(stats, rx_missed_errors);
+	c.value[COUNTER_TX_DROPPED] = STAT(stats, tx_dropped);
 	c.have = COUNTER_ALL;
 	return c;
 }
@@ -95,11 +107,9 @@ static int parse_stats(const struct nlparse_dump *dump, const unsigned char *msg
 	int rc = find_attr(msg, len, head, IFLA_STATS_LINK_64, &data, &size);
 	if (rc <= 0)
 		return rc;
-	struct rtnl_link_stats64 stats = {0};
-	if (size < offsetof(struct rtnl_link_stats64, tx_bytes) + sizeof stats.tx_bytes)
+	if (size < offsetof(struct rtnl_link_stats64, tx_bytes) + sizeof(uint64_t))
 		return -EBADMSG;
-	memcpy(&stats, data, size < sizeof stats ? size : sizeof stats);
-	struct counter_set counters = stats_counters(&stats, size);
+	struct counter_set counters = stats_counters(data, size);
 	dump->stats(ifindex, &counters, dump->ctx);
 	return 0;
 }

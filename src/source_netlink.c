@@ -11,11 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One slot: what the rescan said of it and what this tick's dump gave. */
+/* One slot: what the rescan said of it. */
 struct nl_slot {
 	int ifindex;                /* 0: unknown, or forgotten after a complete dump lacked it */
-	bool dumped;                /* whether this tick's dump listed it */
-	struct counter_set dump;    /* its counters in this tick's dump */
 	bool linked;                /* the rescan's link dump has it at ifindex */
 };
 
@@ -41,6 +39,8 @@ struct nl_state {
 	struct nl_name *names;    /* sorted by name (the selection's order) */
 	size_t nnames, names_capacity;
 	bool stale;               /* an ifindex changed: rebuild byindex */
+	struct source_reading *readings; /* during a read: where the replies go, by slot id */
+	size_t hint;              /* during a read: where in byindex the next reply likely is */
 	bool per_ifindex;         /* one request per selected ifindex rather than a dump (cheaper) */
 	int *get_ifindex;         /* per_ifindex: the requests, by the order of names */
 	int *get_err;             /* and their answers */
@@ -192,25 +192,37 @@ static int nl_select(struct source *src, const struct source_iface *ifaces, size
 	return 0;
 }
 
-/* Dump callback: keep the counters of a selected ifindex. */
-static void dump_one(int ifindex, const struct counter_set *counters, void *ctx)
+/* Where ifindex is in byindex, or would go: the first entry not below it. The kernel answers in
+ * ifindex order, so the entry after the last match is tried before a binary search. */
+static size_t index_lower_bound(struct nl_state *st, int ifindex)
 {
-	struct nl_state *st = ctx;
-	size_t lo = 0, hi = st->nbyindex;
+	const struct nl_index *byindex = st->byindex;
+	size_t lo = st->hint, hi = st->nbyindex;
+	if (lo < hi && byindex[lo].ifindex >= ifindex && (lo == 0 || byindex[lo - 1].ifindex < ifindex))
+		return lo;
+	lo = 0;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (st->byindex[mid].ifindex < ifindex)
+		if (byindex[mid].ifindex < ifindex)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo == st->nbyindex || st->byindex[lo].ifindex != ifindex)
+	return lo;
+}
+
+/* Dump callback: the counters of a selected ifindex are its slot's reading. */
+static void dump_one(int ifindex, const struct counter_set *counters, void *ctx)
+{
+	struct nl_state *st = ctx;
+	size_t at = index_lower_bound(st, ifindex);
+	st->hint = at;
+	if (at == st->nbyindex || st->byindex[at].ifindex != ifindex)
 		return;
-	struct nl_slot *slot = &st->slots[st->byindex[lo].id];
-	if (slot->ifindex == ifindex) {
-		slot->dump = *counters;
-		slot->dumped = true;
-	}
+	st->hint = at + 1;
+	size_t id = st->byindex[at].id;
+	if (st->slots[id].ifindex == ifindex)
+		st->readings[id] = (struct source_reading){*counters, 0};
 }
 
 /* One request per selected ifindex; an interface the kernel says is gone forgets its ifindex
@@ -225,29 +237,25 @@ static void get_each(struct nl_state *st)
 	}
 }
 
-/* One dump for every interface, or one request per selected one; then each slot's reading. Only
- * a complete dump (not failed, not flagged interrupted) that lacks a slot forgets its ifindex
- * until the next rescan. */
+/* One dump for every interface, or one request per selected one, each reply straight into its
+ * slot's reading. Only a complete dump (not failed, not flagged interrupted) that lacks a slot
+ * forgets its ifindex until the next rescan. */
 static void nl_read(struct source *src, struct source_reading *readings)
 {
 	struct nl_state *st = src->state;
 	for (size_t id = 0; id < st->nslots; id++)
-		st->slots[id].dumped = false;
+		readings[id].rc = -ENODEV;
+	st->readings = readings;
+	st->hint = 0;
 	bool complete = false;
 	if (st->per_ifindex)
 		get_each(st);
 	else
 		complete = netlink_dump(&st->nl, dump_one, st) == 0;
-	for (size_t id = 0; id < st->nslots; id++) {
-		struct nl_slot *slot = &st->slots[id];
-		readings[id].rc = -ENODEV;
-		if (slot->dumped) {
-			readings[id].counters = slot->dump;
-			readings[id].rc = 0;
-		} else if (complete) {
-			slot->ifindex = 0;
-		}
-	}
+	st->readings = NULL;
+	for (size_t id = 0; complete && id < st->nslots; id++)
+		if (readings[id].rc != 0)
+			st->slots[id].ifindex = 0;
 }
 
 /* Nothing of its own to say: the dispatcher tells the namespace fallback. */
