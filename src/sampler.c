@@ -62,17 +62,15 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
 }
 
-/* Sleep until deadline_ns unless a stop signal comes first; true if one came (or was pending). */
-static bool wait_until(int64_t deadline_ns)
+/* Sleep until deadline_ns unless a signal of stop comes first; true if one came (or was pending). */
+static bool wait_until(int64_t deadline_ns, const sigset_t *stop)
 {
-	sigset_t set;
-	stop_signals(&set);
 	for (;;) {
 		int64_t left = deadline_ns - now_ns();
 		if (left < 0)
 			left = 0; /* still poll: a pending signal must win over a late tick */
 		struct timespec timeout = {.tv_sec = left / NS_PER_S, .tv_nsec = left % NS_PER_S};
-		int sig = sigtimedwait(&set, NULL, &timeout);
+		int sig = sigtimedwait(stop, NULL, &timeout);
 		if (sig > 0)
 			return true;
 		if (errno == EAGAIN)
@@ -206,8 +204,10 @@ static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, st
 	if (cfg->rdma != NULL)
 		rdma_tick(cfg->rdma, 0.0);
 	int64_t prev = start, deadline = start + interval, last_rescan = start;
+	sigset_t stop;
+	stop_signals(&stop);
 	for (uint64_t ticks = 1;; ticks++) {
-		bool stopping = wait_until(deadline);
+		bool stopping = wait_until(deadline, &stop);
 		int64_t now = now_ns();
 		if (!stopping && now - last_rescan >= RESCAN_PERIOD_NS) {
 			if (monitor_links_changed(mon)) { /* else the listing would find nothing new */

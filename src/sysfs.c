@@ -53,7 +53,7 @@ int sysfs_parse_u64(const char *text, size_t len, uint64_t *out)
 	uint64_t value = 0;
 	for (size_t i = 0; i < len; i++) {
 		unsigned digit = (unsigned)(text[i] - '0');
-		if (digit > 9 || value > (UINT64_MAX - digit) / 10)
+		if (digit > 9 || (i >= 19 && value > (UINT64_MAX - digit) / 10)) /* 19 digits always fit */
 			return -1;
 		value = value * 10 + digit;
 	}
