@@ -275,6 +275,54 @@ static bool matches_whole(const regex_t *re, const char *name)
 	       (size_t)m[0].rm_eo == strlen(name);
 }
 
+/* Whether pattern is plain names joined by '|' (none empty, only printable ASCII that is no ERE
+ * operator): then a whole-name match is a string comparison with one of the names. */
+static bool literal_names(const char *pattern)
+{
+	size_t branch = 0;
+	for (const char *p = pattern;; p++) {
+		if (*p == '|' || *p == '\0') {
+			if (branch == 0)
+				return false;
+			if (*p == '\0')
+				return true;
+			branch = 0;
+		} else if (*p < '!' || *p > '~' || strchr(".[]()*+?{}^$\\", *p) != NULL) {
+			return false;
+		} else {
+			branch++;
+		}
+	}
+}
+
+/* Order of two C strings for qsort and bsearch, byte order. */
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Add the names of a literal_names() pattern to sel->literals; 0 or -1 (out of memory). */
+static int add_literals(struct iface_selector *sel, const char *pattern)
+{
+	size_t names = 1;
+	for (const char *p = pattern; *p != '\0'; p++)
+		names += *p == '|';
+	char **grown = realloc(sel->literals, (sel->nliterals + names) * sizeof *grown);
+	if (grown == NULL)
+		return -1;
+	sel->literals = grown;
+	for (const char *p = pattern;; p++) {
+		size_t len = strcspn(p, "|");
+		char *name = strndup(p, len);
+		if (name == NULL)
+			return -1;
+		sel->literals[sel->nliterals++] = name;
+		p += len;
+		if (*p == '\0')
+			return 0;
+	}
+}
+
 int iface_selector_init(struct iface_selector *sel, const char *const *patterns, size_t n,
 			char err[IFACE_ERR_MAX])
 {
@@ -292,12 +340,23 @@ int iface_selector_init_named(struct iface_selector *sel, const char *const *pat
 		snprintf(err, IFACE_ERR_MAX, "out of memory");
 		return -1;
 	}
-	for (; sel->nregexes < n; sel->nregexes++) {
-		if (compile_whole_name(&sel->regexes[sel->nregexes], patterns[sel->nregexes], what, err) != 0) {
+	for (size_t i = 0; i < n; i++) {
+		int rc;
+		if (literal_names(patterns[i])) {
+			rc = add_literals(sel, patterns[i]);
+			if (rc != 0)
+				snprintf(err, IFACE_ERR_MAX, "out of memory");
+		} else {
+			rc = compile_whole_name(&sel->regexes[sel->nregexes], patterns[i], what, err);
+			sel->nregexes += rc == 0;
+		}
+		if (rc != 0) {
 			iface_selector_free(sel);
 			return -1;
 		}
 	}
+	if (sel->nliterals > 1)
+		qsort(sel->literals, sel->nliterals, sizeof *sel->literals, compare_strings);
 	return 0;
 }
 
@@ -306,6 +365,9 @@ void iface_selector_free(struct iface_selector *sel)
 	for (size_t i = 0; i < sel->nregexes; i++)
 		regfree(&sel->regexes[i]);
 	free(sel->regexes);
+	for (size_t i = 0; i < sel->nliterals; i++)
+		free(sel->literals[i]);
+	free(sel->literals);
 	*sel = (struct iface_selector){0};
 }
 
@@ -334,13 +396,16 @@ static bool default_rule(const struct iface_dir *dir, const char *name)
 
 bool iface_selected(const struct iface_selector *sel, const struct iface_dir *dir, const char *name)
 {
-	if (sel->nregexes == 0)
+	if (sel->nregexes == 0 && sel->nliterals == 0)
 		return default_rule(dir, name);
 	return iface_selector_matches(sel, name);
 }
 
 bool iface_selector_matches(const struct iface_selector *sel, const char *name)
 {
+	if (sel->nliterals > 0 &&
+	    bsearch(&name, sel->literals, sel->nliterals, sizeof *sel->literals, compare_strings) != NULL)
+		return true;
 	for (size_t i = 0; i < sel->nregexes; i++)
 		if (matches_whole(&sel->regexes[i], name))
 			return true;
@@ -406,12 +471,16 @@ struct name_list {
 	char **names;
 	size_t count, capacity;
 	bool failed;
+	bool (*keep)(const char *name, void *ctx); /* NULL: every name */
+	void *keep_ctx;
 };
 
-/* Append a copy of name to the name_list in ctx. */
+/* Append a copy of name to the name_list in ctx, if it is kept. */
 static void collect_name(const char *name, void *ctx)
 {
 	struct name_list *list = ctx;
+	if (list->keep != NULL && !list->keep(name, list->keep_ctx))
+		return;
 	if (list->failed)
 		return;
 	if (list->count == list->capacity) {
@@ -431,22 +500,22 @@ static void collect_name(const char *name, void *ctx)
 		list->count++;
 }
 
-/* qsort comparator for an array of C strings, byte order. */
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int iface_dir_names(struct iface_dir *dir, char ***names, size_t *count)
 {
-	struct name_list list = {0};
+	return iface_dir_names_kept(dir, NULL, NULL, names, count);
+}
+
+int iface_dir_names_kept(struct iface_dir *dir, bool (*keep)(const char *name, void *ctx), void *ctx,
+			 char ***names, size_t *count)
+{
+	struct name_list list = {.keep = keep, .keep_ctx = ctx};
 	int rc = iface_dir_scan(dir, collect_name, &list);
 	if (rc != 0 || list.failed) {
 		iface_names_free(list.names, list.count);
 		return -1;
 	}
 	if (list.count > 1)
-		qsort(list.names, list.count, sizeof *list.names, compare_names);
+		qsort(list.names, list.count, sizeof *list.names, compare_strings);
 	*names = list.names;
 	*count = list.count;
 	return 0;

@@ -302,7 +302,8 @@ START_TEST(regex_cost_bound)
 	/* branch points: closures grow with their square */
 	ck_assert(refused_with("((e?){255}){17}", "alternatives, optional parts and groups"));
 	ck_assert(refused_with(repeated("e?", "", 4100), "more than 4096"));
-	ck_assert(refused_with(repeated("e0", "|", 4100), "more than 4096"));
+	ck_assert(refused_with(repeated("e.", "|", 4100), "more than 4096"));
+	ck_assert_ptr_null(compile_error(repeated("e0", "|", 4100))); /* plain names: compared, no regex */
 	ck_assert(refused_with(repeated("(|e)", "", 1400), "more than 4096"));
 	/* just under the bounds: accepted */
 	ck_assert_ptr_null(compile_error("(e{255}){120}"));
@@ -311,6 +312,40 @@ START_TEST(regex_cost_bound)
 	ck_assert_ptr_null(compile_error(repeated("e0", "|", 3414))); /* a 10 kB list of names */
 	ck_assert_ptr_null(compile_error(repeated("a", "", 10240)));
 	ck_assert(SELECTS("eth0", repeated("eth\\d", "|", 3000)));
+}
+END_TEST
+
+/* Whether patterns select name with each pattern P as written and as "(P)", which is the same
+ * regex but no list of plain names: the compared and the regexec() verdicts must agree. */
+static bool selects_both_ways(const char *pattern, const char *name)
+{
+	char grouped[256];
+	snprintf(grouped, sizeof grouped, "(%s)", pattern);
+	bool plain = SELECTS(name, pattern), regex = SELECTS(name, grouped);
+	ck_assert_msg(plain == regex, "'%s' on '%s': %d as written, %d as a regex", pattern, name, plain, regex);
+	return plain;
+}
+
+START_TEST(regex_plain_names_compared)
+{
+	const char *patterns[] = {"eth0", "eth0|ib0", "ib0|eth0|bond0", "mlx5_0:1", "en-p1", "a|b|c", "eth0|",
+				  "|eth0", "eth0||ib0", "eth.", "ETH0", "eth0|ib\\d"};
+	const char *names[] = {"eth0", "ib0", "bond0", "mlx5_0:1", "en-p1", "b", "eth1", "eth", "eth00",
+			       "xeth0", "eth0|ib0", "ETH0", "ib7", "c"};
+	size_t selected = 0;
+	for (size_t p = 0; p < sizeof patterns / sizeof *patterns; p++)
+		for (size_t n = 0; n < sizeof names / sizeof *names; n++)
+			selected += selects_both_ways(patterns[p], names[n]);
+	/* eth0 by 8 patterns, ib0 by 4, ib7 by ib\d; bond0, mlx5_0:1, en-p1, b, c, ETH0, eth1 (eth.) by one */
+	ck_assert_uint_eq(selected, 20);
+	const char *list = "ib0|eth0|bond0";
+	struct iface_selector sel;
+	char err[IFACE_ERR_MAX] = "";
+	ck_assert_int_eq(iface_selector_init(&sel, &list, 1, err), 0);
+	ck_assert_uint_eq(sel.nregexes, 0); /* no regex compiled for plain names */
+	ck_assert_uint_eq(sel.nliterals, 3);
+	ck_assert(iface_selector_matches(&sel, "bond0") && !iface_selector_matches(&sel, "bond"));
+	iface_selector_free(&sel);
 }
 END_TEST
 
@@ -534,6 +569,7 @@ static Suite *iface_suite(void)
 	add(s, "regex_back_reference", regex_back_reference);
 	add(s, "regex_whole_name_longest", regex_whole_name_longest);
 	add(s, "regex_cost_bound", regex_cost_bound);
+	add(s, "regex_plain_names_compared", regex_plain_names_compared);
 	add(s, "regex_nesting_bound", regex_nesting_bound);
 	add(s, "default_rule", default_rule);
 	add(s, "default_rule_odd_files", default_rule_odd_files);
