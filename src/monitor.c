@@ -135,16 +135,14 @@ static void follow_name(struct monitor *mon, struct monitored_iface *entry)
 	entry->ifindex = ifindex;
 }
 
-/* Rescan callback: note name as present, adding it if newly selected. */
-static void rescan_one(const char *name, void *ctx)
+/* Note a listed name as present, adding it if newly selected (selected: already known to be). */
+static void note_listed(struct monitor *mon, const char *name, bool selected)
 {
-	struct monitor *mon = ctx;
-	mon->listed++;
 	bool found;
 	size_t slot = find_slot(mon, name, &found);
 	struct monitored_iface *entry = found ? &mon->ifaces[slot] : NULL;
 	if (entry == NULL) {
-		if (!iface_selected(mon->sel, &mon->dir, name))
+		if (!selected && !iface_selected(mon->sel, &mon->dir, name))
 			return;
 		entry = insert_at(mon, slot, name);
 		if (entry == NULL)
@@ -154,8 +152,25 @@ static void rescan_one(const char *name, void *ctx)
 	follow_name(mon, entry);
 }
 
-/* Offer every listed name to rescan_one(). The first listing goes in sorted order, so that each
- * insertion lands at the end of the table (no quadratic shifting with thousands of names). */
+/* Rescan callback: count the name and note it. */
+static void rescan_one(const char *name, void *ctx)
+{
+	struct monitor *mon = ctx;
+	mon->listed++;
+	note_listed(mon, name, false);
+}
+
+/* First-listing filter: count the name; keep it if selected. */
+static bool first_keeps(const char *name, void *ctx)
+{
+	struct monitor *mon = ctx;
+	mon->listed++;
+	return iface_selected(mon->sel, &mon->dir, name);
+}
+
+/* Offer every listed name to note_listed(). With nothing monitored yet, only the selected names
+ * are copied and sorted, then added in order, so that each insertion lands at the end of the
+ * table (no quadratic shifting with thousands of names, no sorting of the unselected). */
 static int scan(struct monitor *mon)
 {
 	mon->listed = 0;
@@ -163,10 +178,10 @@ static int scan(struct monitor *mon)
 		return iface_dir_scan(&mon->dir, rescan_one, mon);
 	char **names = NULL;
 	size_t count = 0;
-	if (iface_dir_names(&mon->dir, &names, &count) != 0)
+	if (iface_dir_names_kept(&mon->dir, first_keeps, mon, &names, &count) != 0)
 		return -1;
 	for (size_t i = 0; i < count; i++)
-		rescan_one(names[i], mon);
+		note_listed(mon, names[i], true);
 	iface_names_free(names, count);
 	return 0;
 }
