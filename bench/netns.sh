@@ -3,7 +3,8 @@
 # bench/netns.sh: the network namespaces the benchmarks measure in, sourced by run.sh and
 # matrix.sh (bash). bench_netns NAME checks for root, makes the measured namespace $ns (lo up) and
 # the peers' $peer, a scratch folder $tmp, and removes all three on exit; grow_to N then adds veth
-# pairs until $ns holds N of them (bv<i>, up; peers bp<i> in $peer). No traffic is sent.
+# pairs until $ns holds N of them (bv<i>, up; peers bp<i> in $peer; N must not decrease). No
+# traffic is sent.
 
 # Start: namespaces kn-NAME-PID and kn-NAME-peer-PID, or exit 1 without root.
 bench_netns() {
@@ -28,8 +29,13 @@ bench_netns_cleanup() {
 	rm -rf "$tmp"
 }
 
-# Add veth pairs until the measured namespace holds $1 of them, each up.
+# Add veth pairs until the measured namespace holds $1 of them, each up; exit 2 if it holds more
+# (it only grows, so a smaller size would measure the wrong number of interfaces).
 grow_to() {
+	if [ "$1" -lt "$have" ]; then
+		echo "bench: $1 interfaces asked for, but the namespace holds $have: the sizes must not decrease" >&2
+		exit 2
+	fi
 	: >"$tmp/batch"
 	: >"$tmp/up"
 	for ((i = have; i < $1; i++)); do
