@@ -14,7 +14,8 @@ struct linkwatch {
 };
 
 /* The ifindex the listing gave a name: > 0 for a selected, present interface; 0 for one whose
- * ifindex is unknown; -1 for a name that is not selected (not checked). */
+ * ifindex is unknown; -1 for a name that is not selected (not checked). The same function type
+ * as netlink_ifindex_fn, which checks it. */
 typedef int linkwatch_ifindex_fn(const char *name, void *ctx);
 
 /* Start without a watch. */

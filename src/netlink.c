@@ -4,6 +4,8 @@
 
 #include "netlink.h"
 
+#include "iface.h"
+
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -204,6 +206,33 @@ int netlink_links(struct netlink_stats *nl, nlparse_link_fn *fn, void *ctx)
 {
 	struct nlparse_dump dump = {.link = fn, .ctx = ctx};
 	return run_dump(nl, RTM_GETLINK, &dump);
+}
+
+/* What one link dump is compared against, and what it showed. */
+struct link_proof {
+	netlink_ifindex_fn *ifindex_of;
+	void *ctx;
+	size_t links;   /* links in the dump whose names the listing would show */
+	size_t matched; /* selected, present ones at the listing's ifindex (one elsewhere, or of
+			 * unknown ifindex, is not: then fewer match than were selected) */
+};
+
+/* Link dump callback: count the link as the listing counts names; check a selected one's ifindex. */
+static void prove_one(int ifindex, const char *name, void *ctx)
+{
+	struct link_proof *proof = ctx;
+	if (!iface_name_valid(name))
+		return; /* the listing skips it too (the kernel allows a few names we refuse) */
+	proof->links++;
+	if (proof->ifindex_of(name, proof->ctx) == ifindex)
+		proof->matched++;
+}
+
+bool netlink_links_agree(struct netlink_stats *nl, size_t listed, size_t selected, netlink_ifindex_fn *ifindex_of,
+			 void *ctx)
+{
+	struct link_proof proof = {.ifindex_of = ifindex_of, .ctx = ctx};
+	return netlink_links(nl, prove_one, &proof) == 0 && proof.links == listed && proof.matched == selected;
 }
 
 /* One RTM_GETSTATS request for a single interface. */

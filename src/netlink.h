@@ -37,6 +37,10 @@ struct netlink_stats {
 	unsigned char *replies;
 };
 
+/* The ifindex a listing of class/net gave a name: > 0 for a selected, present interface; 0 for
+ * one whose ifindex is unknown; -1 for a name that is not selected (not checked). */
+typedef int netlink_ifindex_fn(const char *name, void *ctx);
+
 /* Optional, as htop's NetLinkNet.h: configure --disable-netlink, or no Linux headers (musl-gcc),
  * leaves src/netlink.c out and the #else branch below refuses every call; callers need no #ifdef.
  * Fallback chain: netlink RTM_GETSTATS dump (while RTM_GETLINK agrees with sysfs) -> sysfs
@@ -76,6 +80,12 @@ int netlink_dump(struct netlink_stats *nl, nlparse_stats_fn *fn, void *ctx);
 /* Request one link dump and call fn with every interface's ifindex and name; returns as
  * netlink_dump() does. */
 int netlink_links(struct netlink_stats *nl, nlparse_link_fn *fn, void *ctx);
+
+/* Whether one complete link dump on nl shows the listing's links: as many links whose names the
+ * listing would show (iface_name_valid) as it listed, and each of its selected names (selected
+ * of them) at the ifindex ifindex_of() gives. */
+bool netlink_links_agree(struct netlink_stats *nl, size_t listed, size_t selected, netlink_ifindex_fn *ifindex_of,
+			 void *ctx);
 
 /* Make room for batches of n per-interface requests (at most NETLINK_BATCH_MAX); 0 or -ENOMEM. */
 int netlink_reserve(struct netlink_stats *nl, size_t n);
@@ -138,6 +148,14 @@ static inline int netlink_links(struct netlink_stats *nl, nlparse_link_fn *fn, v
 {
 	(void)nl, (void)fn, (void)ctx;
 	return -EOPNOTSUPP;
+}
+
+/* No dump: nothing agrees. */
+static inline bool netlink_links_agree(struct netlink_stats *nl, size_t listed, size_t selected,
+				       netlink_ifindex_fn *ifindex_of, void *ctx)
+{
+	(void)nl, (void)listed, (void)selected, (void)ifindex_of, (void)ctx;
+	return false;
 }
 
 /* Refuse: there is no socket to send from. */

@@ -13,8 +13,7 @@
 
 /* One slot: what the rescan said of it. */
 struct nl_slot {
-	int ifindex;                /* 0: unknown, or forgotten after a complete dump lacked it */
-	bool linked;                /* the rescan's link dump has it at ifindex */
+	int ifindex; /* 0: unknown, or forgotten after a complete dump lacked it */
 };
 
 /* A slot by kernel index, for the per-tick lookup. */
@@ -96,53 +95,23 @@ static int index_rebuild(struct nl_state *st)
 	return 0;
 }
 
-/* What a link dump is compared against, and what it showed. */
-struct link_check {
-	struct nl_state *st;
-	size_t links;  /* links in the dump */
-	bool mismatch; /* a selected name at another ifindex than sysfs says */
-};
-
-/* Link dump callback: count the link as the listing counts names; a selected name must sit at
- * its sysfs ifindex. */
-static void link_one(int ifindex, const char *name, void *ctx)
+/* netlink_links_agree() lookup: a present slot's sysfs ifindex by its name, -1 for a name not
+ * selected. */
+static int selected_ifindex(const char *name, void *ctx)
 {
-	struct link_check *check = ctx;
-	struct nl_state *st = check->st;
-	if (!iface_name_valid(name))
-		return; /* the listing skips it too (the kernel allows a few names we refuse) */
-	check->links++;
+	const struct nl_state *st = ctx;
 	size_t lo = 0, hi = st->nnames;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		int cmp = strcmp(st->names[mid].name, name);
-		if (cmp == 0) {
-			if (st->names[mid].ifindex == ifindex)
-				st->slots[st->names[mid].id].linked = true;
-			else
-				check->mismatch = true;
-			return;
-		}
+		if (cmp == 0)
+			return st->names[mid].ifindex;
 		if (cmp < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-}
-
-/* Whether one complete link dump agrees with the listing: as many links as names, and every
- * present slot of known ifindex under its name at that ifindex. */
-static bool links_agree(struct nl_state *st, size_t listed)
-{
-	for (size_t i = 0; i < st->nnames; i++)
-		st->slots[st->names[i].id].linked = false;
-	struct link_check check = {.st = st};
-	if (netlink_links(&st->nl, link_one, &check) != 0 || check.mismatch || check.links != listed)
-		return false;
-	for (size_t i = 0; i < st->nnames; i++)
-		if (!st->slots[st->names[i].id].linked)
-			return false;
-	return true;
+	return -1;
 }
 
 /* Read per ifindex or by a dump, whichever the cost model says is cheaper for this selection;
@@ -184,7 +153,7 @@ static int nl_select(struct source *src, const struct source_iface *ifaces, size
 			entry->ifindex = ifindex;
 		}
 	}
-	if (!links_agree(st, listed))
+	if (!netlink_links_agree(&st->nl, listed, st->nnames, selected_ifindex, st))
 		return SOURCE_FOREIGN;
 	if (st->stale && index_rebuild(st) != 0)
 		return -ENOMEM;
