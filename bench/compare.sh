@@ -6,7 +6,9 @@
 # are interleaved: each round runs every contender once, in an order that rotates from one round
 # to the next, so that a machine that grows busier or quieter during the call favours none of them.
 # Each figure is the least over the rounds of the CPU µs per tick, from /proc/PID/schedstat just
-# before SIGTERM (start-up included). Writes OUTPUT_PREFIX.md and OUTPUT_PREFIX.csv.
+# before SIGTERM (start-up included); the best floor is the cheapest of matrix.sh's reading floors
+# (sysfs pread, netlink dump, per-ifindex requests, /proc/net/dev). Writes OUTPUT_PREFIX.md and
+# OUTPUT_PREFIX.csv.
 #
 # Environment: KN_BENCH_FLOOR, KN_BENCH_PROBE (built programs); KN_COMPARE_CELLS (default
 # "2:all:20000 2:1:1000 16:all:20000 256:all:20000 256:all:1000": N veth interfaces, 1 or all of
@@ -28,7 +30,7 @@ for arg in "$@"; do
 	*) echo "compare.sh: not NAME=PLUGIN: $arg" >&2; exit 2 ;;
 	esac
 done
-floors=(sleep pread dump get)
+floors=(sleep pread dump get procfs)
 
 # CPU ns of one run of a command in the namespace, or nothing when it failed.
 run_once() {
@@ -48,6 +50,7 @@ contender() {
 	pread) cmd=("$KN_BENCH_FLOOR" pread "$iv" bv "$k") ;;
 	dump) cmd=("$KN_BENCH_FLOOR" dump "$iv") ;;
 	get) cmd=("$KN_BENCH_FLOOR" get "$iv" bv "$k") ;;
+	procfs) cmd=("$KN_BENCH_FLOOR" procfs "$iv") ;;
 	esac
 }
 
@@ -81,7 +84,7 @@ header="n,selected,interval_us"
 mdhead="| N | selected | rate |"
 for name in "${names[@]}"; do header+=",$name"; mdhead+=" $name |"; done
 for f in "${floors[@]}"; do header+=",floor_$f"; done
-mdhead+=" sleep only | sysfs pread | netlink dump | netlink per-ifindex | best floor |"
+mdhead+=" sleep only | sysfs pread | netlink dump | netlink per-ifindex | /proc/net/dev | best floor |"
 for name in "${names[@]}"; do header+=",${name}_over_best"; mdhead+=" $name / best |"; done
 echo "$header" >"$out.csv"
 {
