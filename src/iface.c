@@ -394,6 +394,11 @@ static bool default_rule(const struct iface_dir *dir, const char *name)
 	return strcmp(name, "lo") != 0 || n >= 0; /* no flags file: still refuse the name "lo" */
 }
 
+bool iface_selector_names_only(const struct iface_selector *sel)
+{
+	return sel->nregexes == 0 && sel->nliterals > 0;
+}
+
 bool iface_selected(const struct iface_selector *sel, const struct iface_dir *dir, const char *name)
 {
 	if (sel->nregexes == 0 && sel->nliterals == 0)
@@ -450,6 +455,13 @@ static bool is_regular_file(const struct iface_dir *dir, const struct dirent *en
 		return entry->d_type == DT_REG;
 	struct stat st;
 	return fstatat(dir->fd, entry->d_name, &st, 0) == 0 && S_ISREG(st.st_mode);
+}
+
+bool iface_dir_has(const struct iface_dir *dir, const char *name)
+{
+	struct stat st; /* not followed: a listing takes an entry of type link (class/net's own) as is */
+	return iface_name_valid(name) && fstatat(dir->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       !S_ISREG(st.st_mode);
 }
 
 int iface_dir_scan(struct iface_dir *dir, void (*fn)(const char *name, void *ctx), void *ctx)

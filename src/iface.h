@@ -43,6 +43,10 @@ bool iface_selector_matches(const struct iface_selector *sel, const char *name);
 /* Free the compiled patterns. */
 void iface_selector_free(struct iface_selector *sel);
 
+/* Whether the selection is plain names alone (-d eth0, -d 'eth0|ib0': no regex, not the default
+ * rule), so that no name outside sel->literals can ever be selected. */
+bool iface_selector_names_only(const struct iface_selector *sel);
+
 /* Whether the interface name is chosen by the selector (reads operstate/flags in default mode). */
 bool iface_selected(const struct iface_selector *sel, const struct iface_dir *dir, const char *name);
 
@@ -61,6 +65,10 @@ int iface_dir_open(struct iface_dir *dir, const char *sysfs_root, char err[IFACE
 
 /* Close what iface_dir_open() opened. */
 void iface_dir_close(struct iface_dir *dir);
+
+/* Whether the folder holds an interface of this name, as iface_dir_scan() would list it (a valid
+ * name, an entry that is no plain file), looked up without a listing. */
+bool iface_dir_has(const struct iface_dir *dir, const char *name);
 
 /* Call fn(name, ctx) for every valid interface name, in directory order; returns -1 on read error. */
 int iface_dir_scan(struct iface_dir *dir, void (*fn)(const char *name, void *ctx), void *ctx);

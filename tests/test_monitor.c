@@ -232,17 +232,80 @@ START_TEST(name_moves_to_another_device)
 }
 END_TEST
 
-START_TEST(regular_file_is_no_interface)
+/* Make a plain file named name in class/net (what bonding_masters is): no interface. */
+static void plain_file(const char *name)
 {
-	fake_iface_add("eth0", "up", 0x1003, 0, 0);
 	char path[512];
-	snprintf(path, sizeof path, "%s/class/net/bonding_masters", root);
+	snprintf(path, sizeof path, "%s/class/net/%s", root, name);
 	FILE *f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
 	fputs("bond0\n", f);
 	fclose(f);
+}
+
+START_TEST(regular_file_is_no_interface)
+{
+	fake_iface_add("eth0", "up", 0x1003, 0, 0);
+	plain_file("bonding_masters");
 	start((const char *const[]){".*", NULL});
 	ck_assert_str_eq(names(), "eth0");
+}
+END_TEST
+
+/* Hot-plug under a selection by name and under a regex. Both see the same; with nothing selected
+ * coming or going (eth3, not selected, appears) the plain names are looked up, so the count of the
+ * last listing stays (listed_quiet: 3), where the regex lists again (4). When a selected one comes
+ * or goes (eth1 vanishes, a plain file takes its name; eth9 appears), both list, so that auto
+ * prices the new selection on a fresh count. */
+static void hot_plug_by(const char *pattern, size_t listed_quiet)
+{
+	fake_iface_add("eth0", "up", 0x1003, 0, 0);
+	fake_iface_add("eth1", "up", 0x1003, 0, 0);
+	fake_iface_add("eth2", "down", 0x1002, 0, 0);
+	start((const char *const[]){pattern, NULL});
+	ck_assert_str_eq(names(), "eth1,eth2"); /* named: eth2 too, though down */
+	ck_assert_uint_eq(mon.listed, 3);
+	fake_iface_add("eth3", "up", 0x1003, 0, 0);
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	ck_assert_str_eq(names(), "eth1,eth2");
+	ck_assert_uint_eq(mon.listed, listed_quiet);
+	monitor_tick(&mon, 0.0);
+	fake_iface_set("eth1", MIB, 0);
+	monitor_tick(&mon, 1.0);
+	assert_rate("eth1", 1.0, 0.0); /* the lookup kept its baseline and files */
+	fake_iface_remove("eth1");
+	plain_file("eth1");
+	fake_iface_add("eth9", "up", 0x1003, 5 * MIB, 0);
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	ck_assert_str_eq(names(), "eth1,eth2,eth9");
+	ck_assert_uint_eq(mon.listed, 4); /* eth0, eth2, eth3, eth9: the plain file is no interface */
+	ck_assert(holds(2));
+	monitor_tick(&mon, 1.0);
+	assert_no_value("eth1");
+	assert_no_value("eth9"); /* its baseline */
+	fake_iface_set("eth9", 7 * MIB, 0);
+	fake_iface_set("eth2", 0, MIB);
+	monitor_tick(&mon, 1.0);
+	assert_no_value("eth1");
+	assert_rate("eth9", 2.0, 0.0);
+	assert_rate("eth2", 0.0, 1.0);
+	fake_iface_remove("eth9"); /* and it goes again */
+	ck_assert_int_eq(monitor_rescan(&mon), 0);
+	ck_assert_uint_eq(mon.listed, 3);
+	monitor_tick(&mon, 1.0);
+	assert_no_value("eth9");
+	assert_rate("eth2", 0.0, 0.0);
+}
+
+START_TEST(rescan_looks_up_plain_names)
+{
+	hot_plug_by("eth1|eth2|eth9", 3); /* looked up: no listing counted eth3 */
+}
+END_TEST
+
+START_TEST(rescan_lists_for_a_regex)
+{
+	hot_plug_by("eth[129]", 4); /* listed: eth3 counted */
 }
 END_TEST
 
@@ -740,17 +803,19 @@ static bool add_pairs(void)
 
 /* Auto prices each selection, opens netlink only when the model says so, and decides again at
  * every rescan as the selection changes (in a network namespace of its own, with veth pairs). */
-START_TEST(auto_follows_the_cost_model)
+/* Auto's choice follows the selection, netlink, sysfs, netlink again, with pattern selecting the
+ * four pairs; test names it in the message when it cannot run. */
+static void auto_follows(const char *test, const char *pattern)
 {
 	/* The scenario needs the model to choose differently for its two selections. */
 	ck_assert_int_eq(model_pick(8, 9), SOURCE_NETLINK);
 	ck_assert_int_eq(model_pick(0, 1), SOURCE_SYSFS);
 	if (unshare(CLONE_NEWNET) != 0 || !add_pairs()) {
-		printf("# auto_follows_the_cost_model: needs root and ip(8); not checked here\n");
+		printf("# %s: needs root and ip(8); not checked here\n", test);
 		return;
 	}
 	mirror_interfaces();
-	const char *pair[] = {"kn-t.*", NULL};
+	const char *pair[] = {pattern, NULL};
 	char err[IFACE_ERR_MAX] = "";
 	ck_assert_msg(iface_selector_init(&sel, pair, 1, err) == 0, "%s", err);
 	ck_assert_msg(monitor_init(&mon, root, &sel, err) == 0, "%s", err);
@@ -776,6 +841,19 @@ START_TEST(auto_follows_the_cost_model)
 	ck_assert_int_eq(monitor_rescan(&mon), 0);
 	ck_assert_int_eq(monitor_source(&mon), SOURCE_NETLINK); /* proven before: the baselines stay */
 	ck_assert_uint_eq(mon.src.notes & (SOURCE_NOTE_FOREIGN | SOURCE_NOTE_REFUSED), 0);
+}
+
+START_TEST(auto_follows_the_cost_model)
+{
+	auto_follows("auto_follows_the_cost_model", "kn-t.*");
+}
+END_TEST
+
+/* The same by plain names: the last rescan looks them up under sysfs, auto switches to netlink,
+ * whose check needs a fresh listing's count, not the lookup's (else a false "other namespace"). */
+START_TEST(auto_follows_plain_names)
+{
+	auto_follows("auto_follows_plain_names", "kn-ta0|kn-ta1|kn-ta2|kn-ta3|kn-tb0|kn-tb1|kn-tb2|kn-tb3");
 }
 END_TEST
 
@@ -828,6 +906,8 @@ static Suite *monitor_suite(void)
 	add(s, "vanished_then_back", vanished_then_back);
 	add(s, "name_moves_to_another_device", name_moves_to_another_device);
 	add(s, "regular_file_is_no_interface", regular_file_is_no_interface);
+	add(s, "rescan_looks_up_plain_names", rescan_looks_up_plain_names);
+	add(s, "rescan_lists_for_a_regex", rescan_lists_for_a_regex);
 	add(s, "unreadable_counter", unreadable_counter);
 	add(s, "counter_backwards", counter_backwards);
 	add(s, "counters_at_max", counters_at_max);
@@ -848,6 +928,7 @@ static Suite *monitor_suite(void)
 	add_rtnetlink(s, "netlink_given_up_when_an_ifindex_differs", netlink_given_up_when_an_ifindex_differs);
 	add_rtnetlink(s, "netlink_given_up_mid_run", netlink_given_up_mid_run);
 	add_rtnetlink(s, "auto_follows_the_cost_model", auto_follows_the_cost_model);
+	add_rtnetlink(s, "auto_follows_plain_names", auto_follows_plain_names);
 	add_rtnetlink(s, "auto_reads_one_interface_from_sysfs", auto_reads_one_interface_from_sysfs);
 	return s;
 }
