@@ -802,9 +802,9 @@ static bool add_pairs(void)
 }
 
 /* Auto prices each selection, opens netlink only when the model says so, and decides again at
- * every rescan as the selection changes (in a network namespace of its own, with veth pairs). */
-/* Auto's choice follows the selection, netlink, sysfs, netlink again, with pattern selecting the
- * four pairs; test names it in the message when it cannot run. */
+ * every rescan as the selection changes (in a network namespace of its own, with veth pairs):
+ * netlink, sysfs, netlink again, pattern selecting the four pairs; test names the case in the
+ * message when it cannot run. */
 static void auto_follows(const char *test, const char *pattern)
 {
 	/* The scenario needs the model to choose differently for its two selections. */
@@ -849,8 +849,9 @@ START_TEST(auto_follows_the_cost_model)
 }
 END_TEST
 
-/* The same by plain names: the last rescan looks them up under sysfs, auto switches to netlink,
- * whose check needs a fresh listing's count, not the lookup's (else a false "other namespace"). */
+/* The same by plain names: when the pairs come back, sysfs reads and the names could be looked
+ * up, but the rescan must list, so that auto prices them on a fresh count (on the stale one it
+ * chose procfs) and netlink checks its links against it. */
 START_TEST(auto_follows_plain_names)
 {
 	auto_follows("auto_follows_plain_names", "kn-ta0|kn-ta1|kn-ta2|kn-ta3|kn-tb0|kn-tb1|kn-tb2|kn-tb3");
