@@ -200,10 +200,15 @@ static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, st
 {
 	const int64_t interval = (int64_t)cfg->interval_us * 1000;
 	const int64_t start = now_ns();
-	monitor_tick(mon, 0.0); /* the baseline reading: no rate yet, nothing emitted */
+	monitor_tick(mon, 0.0); /* the baseline reading: no rate yet */
 	if (cfg->rdma != NULL)
 		rdma_tick(cfg->rdma, 0.0);
-	int64_t prev = start, deadline = start + interval, last_rescan = start;
+	/* Every group's first sample has no value: it marks the baseline, where the first rate's
+	 * window begins, so a report knows that window from the timestamps alone. */
+	if (publish(mon, groups, total_group, rdma_groups, cfg, 0.0, 0.0) != 0)
+		return output_failed();
+	int64_t grid, prev = start, last_rescan = start;
+	int64_t deadline = pace_first(start, interval, &grid);
 	sigset_t stop;
 	stop_signals(&stop);
 	for (uint64_t ticks = 1;; ticks++) {
@@ -236,7 +241,7 @@ static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, st
 		if (stopping || ticks == cfg->count)
 			return EXIT_OK;
 		uint64_t dropped = 0;
-		deadline = pace_next(deadline, now, interval, &dropped);
+		deadline = grid = pace_next(grid, now, interval, &dropped);
 		*skipped += dropped;
 	}
 }

@@ -486,6 +486,29 @@ static void join(struct result *r)
 	ck_assert_uint_eq(r->nobs, r->nrows);
 }
 
+/* Assert that the first tick is the baseline's: every group of the start, then total, then the
+ * RDMA ports, each without a value, at time 0 and interval 0 (it only marks where the first
+ * rate's window begins); then leave it out of obs and rows, so the tests see the rated ticks. */
+static void strip_baseline(struct result *r)
+{
+	size_t n = 0;
+	bool seen_total = false;
+	for (; n < r->nobs && !(seen_total && strchr(r->obs[n].name, ':') == NULL); n++) {
+		char buf[512];
+		const struct obs *o = &r->obs[n];
+		reclog_format(o->rec, buf, sizeof buf);
+		ck_assert_msg(!o->valid, "a value in the baseline tick: %s", buf);
+		ck_assert_msg(o->dt == 0 && strtod(r->rows[n].time_s, NULL) == 0,
+			      "the baseline tick is not at time 0, interval 0: %s", buf);
+		seen_total = seen_total || strcmp(o->name, "total") == 0;
+	}
+	ck_assert_msg(seen_total, "no baseline tick");
+	memmove(r->obs, r->obs + n, (r->nobs - n) * sizeof *r->obs);
+	memmove(r->rows, r->rows + n, (r->nrows - n) * sizeof *r->rows);
+	r->nobs -= n;
+	r->nrows -= n;
+}
+
 /* Load what a finished run left: the log, the CSV, and their join. */
 static void result_load(struct result *r, const struct plugin *p)
 {
@@ -496,6 +519,7 @@ static void result_load(struct result *r, const struct plugin *p)
 	r->csv_text = slurp(p->out);
 	csv_parse(r);
 	join(r);
+	strip_baseline(r);
 }
 
 /* Release a result. */
@@ -776,8 +800,9 @@ START_TEST(hotplug)
 	wait_samples(&p, "total", false, log_mark(&p), 2);
 	const uint64_t moved_before = eth1.rx - before;
 
+	size_t mark = log_mark(&p); /* not the baseline's NaN: the next one */
 	fake_iface_remove("eth1");
-	size_t at = wait_samples(&p, "eth1", true, 0, 1); /* after the next rescan, within about 1 s */
+	size_t at = wait_samples(&p, "eth1", true, mark, 1); /* after the next rescan, within about 1 s */
 	eth1.rx = 100, eth1.tx = 200; /* it returns with counters reset */
 	fake_add(&eth1, "up", 0x1003);
 	fake_add(&eth2, "up", 0x1003);
@@ -820,7 +845,7 @@ START_TEST(sigterm_long_interval)
 	fake_add(&eth0, "up", 0x1003);
 	struct plugin p;
 	plugin_start(&p, (const char *const[]){"--sysfs", root, "-p", "-i", STOP_INTERVAL, NULL});
-	wait_log(&p, "counter_register", "name", "total", 0, 1); /* running, stop signals blocked */
+	wait_samples(&p, "total", false, 0, 1); /* the first rate, 1 ms after the baseline */
 	int64_t t_kill;
 	double took = plugin_stop(&p, &t_kill);
 	fprintf(stderr, "sigterm_long_interval: gone %.3f s after SIGTERM\n", took);
@@ -830,9 +855,10 @@ START_TEST(sigterm_long_interval)
 	result_load(&r, &p);
 	check_kinds(r.log);
 	check_groups(r.log, (const char *const[]){"eth0", "total", NULL});
-	ck_assert_uint_eq(check_ticks(&r), 1);
+	ck_assert_uint_eq(check_ticks(&r), 2); /* the first one and the final one */
+	ck_assert_msg(r.obs[0].dt < 0.5, "the first rate did not come soon after the baseline: %g s", r.obs[0].dt);
 	check_final_tick(&r, 2, t_kill);
-	ck_assert_msg(r.obs[0].dt < 60.0, "the final sample waited out the interval");
+	ck_assert_msg(r.obs[2].dt < 60.0, "the final sample waited out the interval");
 	result_free(&r);
 }
 END_TEST
@@ -991,8 +1017,9 @@ START_TEST(rdma_saturated_32bit)
 	wait_samples(&p, "mthca0:1", false, log_mark(&p), 2);
 	old_rx.value = UINT64_C(4294967000), counter_write(&old_rx);
 	wait_samples(&p, "mthca0:1", false, log_mark(&p), 2);
+	size_t saturated = log_mark(&p); /* not the baseline's NaN: the next one */
 	old_rx.value = UINT64_C(0xFFFFFFFF), counter_write(&old_rx); /* saturated: stopped in this tick */
-	size_t nan_at = wait_samples(&p, "mthca0:1", true, 0, 1);
+	size_t nan_at = wait_samples(&p, "mthca0:1", true, saturated, 1);
 	uint64_t moved = 0;
 	for (int j = 0; j < 4; j++) {
 		old_tx.value += 1, counter_write(&old_tx); /* the other direction still counts */
@@ -1052,8 +1079,9 @@ START_TEST(rdma_hotplug)
 	uint64_t moved_before = counter_advance(&b_rx, 3000);
 	wait_samples(&p, "mlx5_1:1", false, log_mark(&p), 2);
 
+	size_t mark = log_mark(&p); /* not the baseline's NaN: the next one */
 	fake_rdma_remove("mlx5_1");
-	size_t at = wait_samples(&p, "mlx5_1:1", true, 0, 1); /* after the next rescan, within about 1 s */
+	size_t at = wait_samples(&p, "mlx5_1:1", true, mark, 1); /* after the next rescan, within about 1 s */
 	b_rx.value = 100, b_tx.value = 200; /* it returns as a new device: counters from zero */
 	counter_write(&b_rx), counter_write(&b_tx);
 	counter_write(&c_rx), counter_write(&c_tx);
@@ -1163,6 +1191,8 @@ static const char unchanged_log[] =
 	"schema_entry\tschema=4294967297\tindex=1\tname=tx\ttype=20\toffset=8\tdescription=Transmit rate\n"
 	"counter_register\tdomain=1\tcounter=2\tname=total\tschema=4294967297\tscope=17\tdescription=\t"
 	"unit=MiB/s\tsemantic=5\tcflags=0\tscale=1/1\n"
+	"sample\tdomain=1\tcounter=1\tsize=16\trx=nan\ttx=nan\n"
+	"sample\tdomain=1\tcounter=2\tsize=16\trx=nan\ttx=nan\n"
 	"sample\tdomain=1\tcounter=1\tsize=16\trx=0\ttx=0\n"
 	"sample\tdomain=1\tcounter=2\tsize=16\trx=0\ttx=0\n"
 	"sample\tdomain=1\tcounter=1\tsize=16\trx=0\ttx=0\n"
@@ -1186,7 +1216,7 @@ START_TEST(rdma_absent_unchanged)
 		ck_assert_ptr_nonnull(log);
 		strip_times(log);
 		ck_assert_str_eq(log, unchanged_log);
-		ck_assert_msg(csv != NULL && strstr(csv, "mlx5") == NULL && occurrences(csv, "\n") == 5,
+		ck_assert_msg(csv != NULL && strstr(csv, "mlx5") == NULL && occurrences(csv, "\n") == 7,
 			      "CSV: %s", csv ? csv : "(none)");
 		free(log);
 		free(csv);
@@ -1351,8 +1381,18 @@ static struct m_obs *m_load(const struct plugin *p, struct reclog **logp, size_t
 	}
 	ck_assert_msg(line == NULL, "more CSV rows than samples");
 	free(csv);
+	size_t base = 0; /* the baseline tick, up to its total: no value in any field, interval 0 */
+	while (base < n && strcmp(obs[base].name, "total") != 0)
+		base++;
+	ck_assert_uint_lt(base, n);
+	for (size_t i = 0; i <= base; i++) {
+		ck_assert_msg(obs[i].dt == 0, "baseline %s: interval %g", obs[i].name, obs[i].dt);
+		for (int f = 0; f < M_FIELDS; f++)
+			ck_assert_msg(isnan(obs[i].v[f]), "baseline %s: %s has a value", obs[i].name, m_fields[f]);
+	}
+	memmove(obs, obs + base + 1, (n - base - 1) * sizeof *obs);
 	*logp = log;
-	*nobs = n;
+	*nobs = n - base - 1;
 	return obs;
 }
 
@@ -1551,18 +1591,20 @@ START_TEST(rdma_with_metrics)
 		if (strcmp(reclog_get(r, "counter"), id) != 0)
 			continue;
 		expect_u64(r, "size", 16);
-		expect_str(r, "rx", "0");
+		expect_str(r, "rx", samples == 0 ? "nan" : "0"); /* the baseline's first */
 		ck_assert_ptr_null(reclog_get(r, "rx_packets"));
 		samples++;
 	}
-	ck_assert_uint_eq(samples, 3);
+	ck_assert_uint_eq(samples, 1 + 3);
 	reclog_free(log);
 	char *csv = slurp(p.out);
 	ck_assert_ptr_nonnull(csv);
 	ck_assert_msg(strncmp(csv, "time_s,interval_s,interface,rx_MiB_s,tx_MiB_s,rx_packets_s,tx_packets_s\n", 72) == 0,
 		      "CSV header: %.100s", csv);
-	ck_assert_msg(occurrences(csv, ",mlx5_0:1,0,0,,\n") == 3, "RDMA rows: %s", csv);
-	ck_assert_msg(occurrences(csv, ",eth0,0,0,0,0\n") == 3, "eth0 rows: %s", csv);
+	ck_assert_msg(occurrences(csv, ",mlx5_0:1,0,0,,\n") == 3 && occurrences(csv, ",mlx5_0:1,,,,\n") == 1,
+		      "RDMA rows: %s", csv);
+	ck_assert_msg(occurrences(csv, ",eth0,0,0,0,0\n") == 3 && occurrences(csv, ",eth0,,,,\n") == 1,
+		      "eth0 rows: %s", csv);
 	free(csv);
 }
 END_TEST

@@ -131,6 +131,28 @@ START_TEST(never_a_burst)
 }
 END_TEST
 
+/* The first tick comes at most 1 ms after the baseline; the grid stays one interval apart. */
+START_TEST(first_tick_soon)
+{
+	int64_t grid = -1;
+	/* 50 Hz: the first rate 1 ms after the start, the next one interval after the start */
+	ck_assert_int_eq(pace_first(7 * SEC, 20 * MS, &grid), 7 * SEC + MS);
+	ck_assert_int_eq(grid, 7 * SEC);
+	ck_assert_int_eq(pace_next(grid, 7 * SEC + MS + 50000, 20 * MS, NULL), 7 * SEC + 20 * MS);
+	/* one interval of 1 ms or less: the first tick is the grid's, the next one interval on */
+	ck_assert_int_eq(pace_first(7 * SEC, MS, &grid), 7 * SEC + MS);
+	ck_assert_int_eq(grid, 7 * SEC + MS);
+	ck_assert_int_eq(pace_first(7 * SEC, 250000, &grid), 7 * SEC + 250000);
+	ck_assert_int_eq(grid, 7 * SEC + 250000);
+	ck_assert_int_eq(pace_next(grid, grid + 1000, 250000, NULL), 7 * SEC + 500000);
+	/* an early first tick that ran late: the grid's first deadline is skipped, not burst */
+	uint64_t skipped = 0;
+	ck_assert_int_eq(pace_first(0, 20 * MS, &grid), MS);
+	ck_assert_int_eq(pace_next(grid, 45 * MS, 20 * MS, &skipped), 65 * MS);
+	ck_assert_uint_eq(skipped, 2);
+}
+END_TEST
+
 /* Add fn as a tcase of its own. */
 static void add(Suite *s, const char *name, const TTest *fn)
 {
@@ -147,6 +169,7 @@ static Suite *pace_suite(void)
 	add(s, "ten_seconds_at_50hz", ten_seconds_at_50hz);
 	add(s, "stall_skips_ahead", stall_skips_ahead);
 	add(s, "never_a_burst", never_a_burst);
+	add(s, "first_tick_soon", first_tick_soon);
 	return s;
 }
 

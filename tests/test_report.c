@@ -200,6 +200,26 @@ START_TEST(first_window_from_first_intervals)
 }
 END_TEST
 
+START_TEST(baseline_mark_gives_the_first_window)
+{
+	struct fx fx;
+	fx_open(&fx, path, true, NULL);
+	int64_t type = fx_type(&fx, "NIC bandwidth: eth0", "rx", "tx");
+	fx_sample(&fx, type, 1000 * MS, NAN, NAN); /* the plugin's baseline: no value */
+	fx_sample(&fx, type, 1001 * MS, 100.0, 0.0); /* its first rate, 1 ms after it */
+	for (int i = 1; i <= 10; i++)
+		fx_sample(&fx, type, (1000 + 20 * i) * MS, 1.0, 0.0);
+	fx_close(&fx);
+	struct rpt_result res;
+	analyze_ok(&res);
+	/* the first rate covers the 1 ms since the baseline, not a median interval of 20 ms */
+	ck_assert_uint_eq(res.groups[0].samples, 11);
+	ck_assert_double_eq_tol(res.groups[0].seconds, 0.2, 1e-12);
+	ck_assert_double_eq_tol(res.groups[0].rx.mib, 100.0 * 0.001 + 0.019 + 9 * 0.02, 1e-12);
+	rpt_result_free(&res);
+}
+END_TEST
+
 START_TEST(range_mid_sample)
 {
 	struct fx fx;
@@ -656,6 +676,7 @@ static Suite *report_suite(void)
 	add(s, "summary_exact", summary_exact);
 	add(s, "first_sample_median_interval", first_sample_median_interval);
 	add(s, "first_window_from_first_intervals", first_window_from_first_intervals);
+	add(s, "baseline_mark_gives_the_first_window", baseline_mark_gives_the_first_window);
 	add(s, "range_mid_sample", range_mid_sample);
 	add(s, "ranges_nested_and_repeated", ranges_nested_and_repeated);
 	add(s, "gap_in_samples", gap_in_samples);

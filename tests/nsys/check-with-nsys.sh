@@ -563,7 +563,7 @@ check_sample_lines() {
 		function subnormal(v) { return v != "" && v + 0 != 0 && abs(v + 0) < 2.2250738585072014e-308 }
 		{
 			g = $1; t = $2 + 0; valued = $3 != "" && $4 != ""
-			if (!(g in n)) { names[++ng] = g; first[g] = t }
+			if (!(g in n)) { names[++ng] = g; first[g] = t; baseline[g] = !valued && $3 == "" }
 			n[g]++
 			if (n[g] > 1) { gaps[g, n[g] - 1] = t - last[g]; before_last[g] = last[g] }
 			if (($3 == "") != ($4 == "")) half++
@@ -587,8 +587,14 @@ check_sample_lines() {
 				if (n[g] < 10) { say(0, g ": only " n[g] " samples, too few to judge"); continue }
 				med = median(g); span = last[g] - first[g]
 				# The last sample may be the final one on stop, covering a partial interval:
-				# count up to the one before it.
-				expect = (before_last[g] - first[g]) / iv + 1
+				# count up to the one before it; the first rate may come early (1 ms after
+				# the baseline), a sample more than the interval makes.
+				early = gaps[g, 1] < iv / 2
+				expect = (before_last[g] - first[g]) / iv + 1 + early
+				if (g != appeared) {
+					say(baseline[g], g ": the first sample is the baseline mark, without a value")
+					say(gaps[g, 1] <= 5e6 || gaps[g, 1] <= iv * 1.05, g ": the first rate " gaps[g, 1] / 1e6 " ms after the baseline (5 ms at most, or one interval)")
+				}
 				print "note|" g ": " n[g] " samples (" vals[g] + 0 " valued, " nulls[g] + 0 " no value) over " span / 1e9 " s, median gap " med / 1e6 " ms"
 				say(abs(n[g] - 1 - expect) <= 0.02 * expect, g ": " n[g] - 1 " samples before the last over " (before_last[g] - first[g]) / 1e9 " s at " iv / 1e6 " ms: within 2 % of " sprintf("%.1f", expect))
 				say(abs(med - iv) <= 0.05 * iv, g ": median gap " med / 1e6 " ms within 5 % of " iv / 1e6 " ms")
