@@ -8,7 +8,9 @@ kvikio_nic_report(1), so both tools give the same numbers for the same report:
 - A sample covers the time since the previous sample of its group; the first one covers one
   median interval: the median of the group's first min(n - 1, 1000) gaps between consecutive
   samples (samples without a value count: they have times; the mean of the two middle ones when
-  their number is even; 0 with one sample).  Rates are MiB/s, timestamps ns.
+  their number is even; 0 with one sample).  The plugin's first sample (since 0.2) is its
+  baseline's, without a value, so its first rate covers exactly the time since the baseline.
+  Rates are MiB/s, timestamps ns.
 - A sample has a value when rx and tx are both finite and not subnormal (a parquetdir export
   gives NaN for "no value"; nsys 2025.3.1 exports nvtxCounterSampleNoValue as 9.9e-324).
   Samples without a value count for neither bytes nor statistics.
