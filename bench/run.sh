@@ -44,19 +44,22 @@ term_latency() {
 # From a recorder log ($1), interval ($2 us) and start time ($3 ns): "ticks p50 p99 max first ready".
 # Jitter is period jitter: |time between consecutive samples of the first interface - interval|, in
 # us; a gap of 1.5 intervals or more is a skipped tick (the sampler re-anchors after a stall) and
-# counts in ticks, not in jitter. The final sample (on SIGTERM) is excluded. first and ready (groups
-# registered) are in ms after the fork.
+# counts in ticks, not in jitter. The baseline's mark (sample 0, no value), the first rate when it
+# comes early (1 ms after the baseline, at intervals above 1 ms) and the final sample (on SIGTERM)
+# are excluded. first (the first rate) and ready (groups registered; the baseline's mark follows at
+# once) are in ms after the fork.
 timing() {
 	awk -F'\t' -v iv="$2" -v start="$3" '
 	function val(key,   i) { for (i = 2; i <= NF; i++) if (index($i, key "=") == 1) return substr($i, length(key) + 2); return "" }
 	$1 == "counter_register" { if (val("name") != "total" && first == "") first = val("counter"); ready = substr($2, 3) }
 	($1 == "sample" || $1 == "sample_novalue") && val("counter") == first { t[n++] = substr($2, 3) }
 	END {
-		for (k = 1; k < n - 1; k++) {
+		grid = iv > 1000 ? 2 : 1 # the first sample on the grid of intervals
+		for (k = grid + 1; k < n - 1; k++) {
 			d = (t[k] - t[k - 1]) / 1000 - iv
 			if (d < iv / 2) print (d < 0 ? -d : d) > "/dev/stderr"
 		}
-		if (n >= 2) printf "%d %.3f %.3f\n", n - 1, (t[0] - start) / 1e6, (ready - start) / 1e6
+		if (n >= grid + 2) printf "%d %.3f %.3f\n", n - grid - 1, (t[1] - start) / 1e6, (ready - start) / 1e6
 		else print 0, "-", "-"
 	}' "$1" 2>"$tmp/jitter" >"$tmp/timing"
 	read -r ticks first ready <"$tmp/timing"
