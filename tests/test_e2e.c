@@ -845,7 +845,7 @@ START_TEST(sigterm_long_interval)
 	fake_add(&eth0, "up", 0x1003);
 	struct plugin p;
 	plugin_start(&p, (const char *const[]){"--sysfs", root, "-p", "-i", STOP_INTERVAL, NULL});
-	wait_samples(&p, "total", false, 0, 1); /* the first rate, 1 ms after the baseline */
+	wait_samples(&p, "total", false, 0, 2); /* the baseline's mark, then the first rate 1 ms later */
 	int64_t t_kill;
 	double took = plugin_stop(&p, &t_kill);
 	fprintf(stderr, "sigterm_long_interval: gone %.3f s after SIGTERM\n", took);
