@@ -486,6 +486,12 @@ static void join(struct result *r)
 	ck_assert_uint_eq(r->nobs, r->nrows);
 }
 
+/* Whether group name is an RDMA port's ("<dev>:<n>"; no interface name holds a colon). */
+static bool is_rdma(const char *name)
+{
+	return strchr(name, ':') != NULL;
+}
+
 /* Assert that the first tick is the baseline's: every group of the start, then total, then the
  * RDMA ports, each without a value, at time 0 and interval 0 (it only marks where the first
  * rate's window begins); then leave it out of obs and rows, so the tests see the rated ticks. */
@@ -493,7 +499,7 @@ static void strip_baseline(struct result *r)
 {
 	size_t n = 0;
 	bool seen_total = false;
-	for (; n < r->nobs && !(seen_total && strchr(r->obs[n].name, ':') == NULL); n++) {
+	for (; n < r->nobs && !(seen_total && !is_rdma(r->obs[n].name)); n++) {
 		char buf[512];
 		const struct obs *o = &r->obs[n];
 		reclog_format(o->rec, buf, sizeof buf);
@@ -625,12 +631,6 @@ static void check_kinds(const struct reclog *log)
 		if (k >= 3)
 			expect_str(rec, "domain", domain);
 	}
-}
-
-/* Whether group name is an RDMA port's ("<dev>:<n>"; no interface name holds a colon). */
-static bool is_rdma(const char *name)
-{
-	return strchr(name, ':') != NULL;
 }
 
 /* Assert that RDMA group o follows its tick's total (dt total_dt, none of it since total when
