@@ -7,13 +7,15 @@
 # to the next, so that a machine that grows busier or quieter during the call favours none of them.
 # Each figure is the least over the rounds of the CPU µs per tick, from /proc/PID/schedstat just
 # before SIGTERM (start-up included); the best floor is the cheapest of matrix.sh's reading floors
-# (sysfs pread, netlink dump, per-ifindex requests, /proc/net/dev). Writes OUTPUT_PREFIX.md and
-# OUTPUT_PREFIX.csv.
+# (sysfs pread, netlink dump, per-ifindex requests, /proc/net/dev). Each build also gets a paired
+# ratio: the median over the rounds of its run over that round's run of the best floor's column.
+# Writes OUTPUT_PREFIX.md and OUTPUT_PREFIX.csv.
 #
 # Environment: KN_BENCH_FLOOR, KN_BENCH_PROBE (built programs); KN_COMPARE_CELLS (default
 # "2:all:20000 2:1:1000 16:all:20000 256:all:20000 256:all:1000": N veth interfaces, 1 or all of
 # them selected, interval µs; sizes in increasing order), KN_COMPARE_RUNS (rounds, default 5),
-# KN_COMPARE_SECONDS (default 2).
+# KN_COMPARE_SECONDS (default 2), KN_COMPARE_SIGWAIT (1: also the sleep and pread floors paced by
+# sigtimedwait as the plugin is, KN_FLOOR_PACE=sigwait; shown, not counted in the best floor).
 set -eu
 
 out=${1:?usage: compare.sh OUTPUT_PREFIX NAME=PLUGIN...}
@@ -31,16 +33,18 @@ for arg in "$@"; do
 	esac
 done
 floors=(sleep pread dump get procfs)
+[ "${KN_COMPARE_SIGWAIT:-0}" = 0 ] || floors+=(sleep_sigwait pread_sigwait)
 
 # CPU ns of one run of a command in the namespace, or nothing when it failed.
 run_once() {
-	ip netns exec "$ns" "$KN_BENCH_PROBE" $((secs * 1000)) "$@" 2>/dev/null |
+	ip netns exec "$ns" env KN_FLOOR_PACE="$pace" "$KN_BENCH_PROBE" $((secs * 1000)) "$@" 2>/dev/null |
 		tr ' ' '\n' | sed -n 's/^sched_ns=//p'
 }
 
 # Contender i's command for the current cell (plugins first, then the floors).
 contender() {
 	local i=$1
+	pace=
 	if [ "$i" -lt ${#plugins[@]} ]; then
 		cmd=("${plugins[$i]}" -d "$regex" -i "$iv")
 		return
@@ -51,6 +55,8 @@ contender() {
 	dump) cmd=("$KN_BENCH_FLOOR" dump "$iv") ;;
 	get) cmd=("$KN_BENCH_FLOOR" get "$iv" bv "$k") ;;
 	procfs) cmd=("$KN_BENCH_FLOOR" procfs "$iv") ;;
+	sleep_sigwait) pace=sigwait cmd=("$KN_BENCH_FLOOR" sleep "$iv") ;;
+	pread_sigwait) pace=sigwait cmd=("$KN_BENCH_FLOOR" pread "$iv" bv "$k") ;;
 	esac
 }
 
@@ -64,16 +70,39 @@ cell() {
 			i=$(((j + r) % total))
 			contender "$i"
 			ran=$(run_once "${cmd[@]}") || true
-			[ -z "$ran" ] || echo "$ran" >>"$tmp/c.$i"
+			[ -z "$ran" ] || printf '%03d %s\n' "$r" "$ran" >>"$tmp/c.$i"
 		done
 	done
 	: >"$tmp/best"
 	for ((i = 0; i < total; i++)); do
 		if [ -s "$tmp/c.$i" ]; then
-			sort -n "$tmp/c.$i" | head -1 | awk -v e="$expected" '{ printf "%.1f\n", $1 / 1000 / e }'
+			sort -k2,2n "$tmp/c.$i" | head -1 | awk -v e="$expected" '{ printf "%.1f\n", $2 / 1000 / e }'
 		else
 			echo -
 		fi >>"$tmp/best"
+	done
+	paired
+}
+
+# The median over the rounds of each plugin's CPU over, in the same round, that of the floor
+# whose least is the best floor's (rounds where either run failed are left out), in $tmp/paired:
+# one run against one run, so that the drift of a shared machine from round to round cancels.
+paired() {
+	local i f fbest=-1 m=
+	for ((f = ${#plugins[@]} + 1; f < ${#plugins[@]} + 5; f++)); do
+		[ -s "$tmp/c.$f" ] || continue
+		v=$(sort -k2,2n "$tmp/c.$f" | awk 'NR == 1 { print $2 }')
+		if [ -z "$m" ] || [ "$v" -lt "$m" ]; then m=$v fbest=$f; fi
+	done
+	: >"$tmp/paired"
+	for ((i = 0; i < ${#plugins[@]}; i++)); do
+		if [ "$fbest" -lt 0 ] || [ ! -s "$tmp/c.$i" ]; then
+			echo - >>"$tmp/paired"
+			continue
+		fi
+		join <(sort -k1,1 "$tmp/c.$fbest") <(sort -k1,1 "$tmp/c.$i") |
+			awk '$2 > 0 { print $3 / $2 }' | sort -n |
+			awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) printf "%.2f\n", v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }' >>"$tmp/paired"
 	done
 }
 
@@ -83,13 +112,19 @@ bench_netns compare
 header="n,selected,interval_us"
 mdhead="| N | selected | rate |"
 for name in "${names[@]}"; do header+=",$name"; mdhead+=" $name |"; done
-for f in "${floors[@]}"; do header+=",floor_$f"; done
+for f in "${floors[@]:0:5}"; do header+=",floor_$f"; done
+header+=",best_floor"
 mdhead+=" sleep only | sysfs pread | netlink dump | netlink per-ifindex | /proc/net/dev | best floor |"
-for name in "${names[@]}"; do header+=",${name}_over_best"; mdhead+=" $name / best |"; done
+for f in "${floors[@]:5}"; do header+=",floor_$f"; mdhead+=" ${f%_sigwait} paced by sigtimedwait |"; done
+for name in "${names[@]}"; do
+	header+=",${name}_over_best,${name}_over_best_paired"
+	mdhead+=" $name / best | $name / best, paired |"
+done
 echo "$header" >"$out.csv"
 {
 	echo "Run $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg);"
-	echo "CPU µs per tick from /proc/PID/schedstat over ${secs} s including start-up, least of $runs interleaved rounds."
+	echo "CPU µs per tick from /proc/PID/schedstat over ${secs} s including start-up, least of $runs interleaved rounds;"
+	echo "\"paired\": the median over the rounds of the plugin's CPU over that of the best floor's column in the same round."
 	echo
 	echo "$mdhead"
 	echo "${mdhead//[^|]/-}"
@@ -100,16 +135,18 @@ for c in $cells; do
 	grow_to "$n"
 	cell
 	mapfile -t best <"$tmp/best"
+	mapfile -t pair <"$tmp/paired"
 	np=${#plugins[@]}
-	floor_best=$(printf '%s\n' "${best[@]:$((np + 1))}" |
+	floor_best=$(printf '%s\n' "${best[@]:$((np + 1)):4}" |
 		awk '$1 != "-" && (m == "" || $1 + 0 < m + 0) { m = $1 } END { print (m == "" ? "-" : m) }')
 	csv="$n,$sel,$iv" md="| $n | $sel | $((1000000 / iv)) Hz |"
-	for v in "${best[@]}"; do csv+=",$v" md+=" $v |"; done
-	md+=" $floor_best |"
+	for v in "${best[@]:0:$((np + 5))}"; do csv+=",$v" md+=" $v |"; done
+	csv+=",$floor_best" md+=" $floor_best |"
+	for v in "${best[@]:$((np + 5))}"; do csv+=",$v" md+=" $v |"; done
 	for ((i = 0; i < np; i++)); do
 		x=$(awk -v a="${best[$i]}" -v b="$floor_best" \
 			'BEGIN { if (a != "-" && b != "-" && b > 0) printf "%.2f", a / b; else print "-" }')
-		csv+=",$x" md+=" $x |"
+		csv+=",$x,${pair[$i]}" md+=" $x | ${pair[$i]} |"
 	done
 	echo "$csv" >>"$out.csv"
 	echo "$md" >>"$out.md"
