@@ -88,7 +88,7 @@ cell() {
 # whose least is the best floor's (rounds where either run failed are left out), in $tmp/paired:
 # one run against one run, so that the drift of a shared machine from round to round cancels.
 paired() {
-	local i f fbest=-1 m=
+	local i f v fbest=-1 m=
 	for ((f = ${#plugins[@]} + 1; f < ${#plugins[@]} + 5; f++)); do
 		[ -s "$tmp/c.$f" ] || continue
 		v=$(sort -k2,2n "$tmp/c.$f" | awk 'NR == 1 { print $2 }')
