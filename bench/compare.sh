@@ -73,10 +73,18 @@ cell() {
 			[ -z "$ran" ] || printf '%03d %s\n' "$r" "$ran" >>"$tmp/c.$i"
 		done
 	done
+	local least m=
 	: >"$tmp/best"
+	fbest=-1
 	for ((i = 0; i < total; i++)); do
 		if [ -s "$tmp/c.$i" ]; then
-			sort -k2,2n "$tmp/c.$i" | head -1 | awk -v e="$expected" '{ printf "%.1f\n", $2 / 1000 / e }'
+			least=$(sort -k2,2n "$tmp/c.$i" | awk 'NR == 1 { print $2 }')
+			awk -v v="$least" -v e="$expected" 'BEGIN { printf "%.1f\n", v / 1000 / e }'
+			# the best floor: the reading floors (after the plugins and sleep, before the extras)
+			if [ "$i" -gt "${#plugins[@]}" ] && [ "$i" -lt $((${#plugins[@]} + 5)) ] &&
+				{ [ -z "$m" ] || [ "$least" -lt "$m" ]; }; then
+				m=$least fbest=$i
+			fi
 		else
 			echo -
 		fi >>"$tmp/best"
@@ -84,16 +92,11 @@ cell() {
 	paired
 }
 
-# The median over the rounds of each plugin's CPU over, in the same round, that of the floor
-# whose least is the best floor's (rounds where either run failed are left out), in $tmp/paired:
-# one run against one run, so that the drift of a shared machine from round to round cancels.
+# The median over the rounds of each plugin's CPU over, in the same round, that of the best
+# floor's column $fbest (rounds where either run failed are left out), in $tmp/paired: one run
+# against one run, so that the drift of a shared machine from round to round cancels.
 paired() {
-	local i f v fbest=-1 m=
-	for ((f = ${#plugins[@]} + 1; f < ${#plugins[@]} + 5; f++)); do
-		[ -s "$tmp/c.$f" ] || continue
-		v=$(sort -k2,2n "$tmp/c.$f" | awk 'NR == 1 { print $2 }')
-		if [ -z "$m" ] || [ "$v" -lt "$m" ]; then m=$v fbest=$f; fi
-	done
+	local i
 	: >"$tmp/paired"
 	for ((i = 0; i < ${#plugins[@]}; i++)); do
 		if [ "$fbest" -lt 0 ] || [ ! -s "$tmp/c.$i" ]; then
@@ -137,8 +140,8 @@ for c in $cells; do
 	mapfile -t best <"$tmp/best"
 	mapfile -t pair <"$tmp/paired"
 	np=${#plugins[@]}
-	floor_best=$(printf '%s\n' "${best[@]:$((np + 1)):4}" |
-		awk '$1 != "-" && (m == "" || $1 + 0 < m + 0) { m = $1 } END { print (m == "" ? "-" : m) }')
+	floor_best=-
+	[ "$fbest" -lt 0 ] || floor_best=${best[$fbest]}
 	csv="$n,$sel,$iv" md="| $n | $sel | $((1000000 / iv)) Hz |"
 	for v in "${best[@]:0:$((np + 5))}"; do csv+=",$v" md+=" $v |"; done
 	csv+=",$floor_best" md+=" $floor_best |"
