@@ -563,7 +563,7 @@ check_sample_lines() {
 		function subnormal(v) { return v != "" && v + 0 != 0 && abs(v + 0) < 2.2250738585072014e-308 }
 		{
 			g = $1; t = $2 + 0; valued = $3 != "" && $4 != ""
-			if (!(g in n)) { names[++ng] = g; first[g] = t; baseline[g] = !valued && $3 == "" }
+			if (!(g in n)) { names[++ng] = g; first[g] = t; baseline[g] = $3 == "" && $4 == "" }
 			n[g]++
 			if (n[g] > 1) { gaps[g, n[g] - 1] = t - last[g]; before_last[g] = last[g] }
 			if (($3 == "") != ($4 == "")) half++
