@@ -9,6 +9,7 @@
 #include "exit_status.h"
 #include "message.h"
 #include "pace.h"
+#include "ticker.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -51,32 +52,8 @@ void sampler_block_signals(void)
 {
 	sigset_t set;
 	stop_signals(&set);
+	ticker_add_signal(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-}
-
-/* CLOCK_MONOTONIC in nanoseconds. */
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
-}
-
-/* Sleep until deadline_ns unless a signal of stop comes first; true if one came (or was pending). */
-static bool wait_until(int64_t deadline_ns, const sigset_t *stop)
-{
-	for (;;) {
-		int64_t left = deadline_ns - now_ns();
-		if (left < 0)
-			left = 0; /* still poll: a pending signal must win over a late tick */
-		struct timespec timeout = {.tv_sec = left / NS_PER_S, .tv_nsec = left % NS_PER_S};
-		int sig = sigtimedwait(stop, NULL, &timeout);
-		if (sig > 0)
-			return true;
-		if (errno == EAGAIN)
-			return false;
-		/* EINTR: another signal (e.g. SIGCONT after a stop): wait for what is left. */
-	}
 }
 
 /* NVTX counter groups of the monitored interfaces, by their monitor id. */
@@ -193,13 +170,13 @@ static void report_skipped(uint64_t skipped)
 			      (unsigned long long)skipped, skipped == 1 ? "" : "s");
 }
 
-/* Sample until a stop signal or the count, the groups registered; the exit status. Ticks
- * skipped after stalls are added to *skipped. */
-static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, struct groups *groups,
-		       uint64_t total_group, struct groups *rdma_groups, uint64_t *skipped)
+/* Sample until a stop signal or the count, paced by ticker, the groups registered; the exit
+ * status. Ticks skipped after stalls are added to *skipped. */
+static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, struct ticker *ticker,
+		       struct groups *groups, uint64_t total_group, struct groups *rdma_groups, uint64_t *skipped)
 {
 	const int64_t interval = (int64_t)cfg->interval_us * 1000;
-	const int64_t start = now_ns();
+	const int64_t start = ticker_now_ns();
 	monitor_tick(mon, 0.0); /* the baseline reading: no rate yet */
 	if (cfg->rdma != NULL)
 		rdma_tick(cfg->rdma, 0.0);
@@ -208,12 +185,14 @@ static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, st
 	if (publish(mon, groups, total_group, rdma_groups, cfg, 0.0, 0.0) != 0)
 		return output_failed();
 	int64_t grid, prev = start, last_rescan = start;
-	int64_t deadline = pace_first(start, interval, &grid);
-	sigset_t stop;
-	stop_signals(&stop);
+	const int64_t first = pace_first(start, interval, &grid);
+	bool early = first != grid; /* a first tick before the grid: one shot, then the grid */
+	ticker_arm(ticker, first, early ? 0 : interval);
 	for (uint64_t ticks = 1;; ticks++) {
-		bool stopping = wait_until(deadline, &stop);
-		int64_t now = now_ns();
+		int64_t now;
+		uint64_t missed;
+		bool stopping = ticker_wait(ticker, &now, &missed);
+		*skipped += missed;
 		if (!stopping && now - last_rescan >= RESCAN_PERIOD_NS) {
 			if (monitor_links_changed(mon)) { /* else the listing would find nothing new */
 				monitor_rescan(mon);      /* a failed listing keeps the current set */
@@ -226,7 +205,7 @@ static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, st
 				register_rdma_groups(cfg->rdma, rdma_groups);
 			}
 			last_rescan = now;
-			now = now_ns();
+			now = ticker_now_ns();
 		}
 		double dt_s = (double)(now - prev) / (double)NS_PER_S;
 		monitor_tick(mon, dt_s);
@@ -240,9 +219,10 @@ static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, st
 		prev = now;
 		if (stopping || ticks == cfg->count)
 			return EXIT_OK;
-		uint64_t dropped = 0;
-		deadline = grid = pace_next(grid, now, interval, &dropped);
-		*skipped += dropped;
+		if (early) {
+			early = false;
+			ticker_arm(ticker, grid + interval, interval);
+		}
 	}
 }
 
@@ -258,8 +238,14 @@ int sampler_run(struct monitor *mon, const struct sampler_config *cfg)
 	int status;
 	if (cfg->csv != NULL && (csv_header(cfg->csv, cfg->metrics) != 0 || csv_flush(cfg->csv) != 0))
 		status = output_failed();
-	else
-		status = sample_loop(mon, cfg, &groups, total_group, &rdma_groups, &skipped);
+	else {
+		sigset_t stop;
+		stop_signals(&stop);
+		struct ticker ticker;
+		ticker_open(&ticker, &stop, true);
+		status = sample_loop(mon, cfg, &ticker, &groups, total_group, &rdma_groups, &skipped);
+		ticker_close(&ticker);
+	}
 	report_skipped(skipped);
 	free(groups.by_id);
 	free(rdma_groups.by_id);

@@ -23,8 +23,8 @@ struct sampler_config {
  * has nothing to finish: call it first thing in main(). */
 void sampler_catch_signals(void);
 
-/* Block SIGTERM, SIGINT and SIGHUP: a stop signal then stays pending until the loop's wait
- * takes it, so that the last sample is emitted. Call it before anything can start a thread
+/* Block SIGTERM, SIGINT and SIGHUP, and the loop's timer signal: a stop signal then stays
+ * pending until the loop's wait takes it, so that the last sample is emitted. Call it before anything can start a thread
  * (emit_init(), which may load an NVTX tool), so that every thread inherits the mask. */
 void sampler_block_signals(void);
 
