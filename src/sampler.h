@@ -24,8 +24,9 @@ struct sampler_config {
 void sampler_catch_signals(void);
 
 /* Block SIGTERM, SIGINT and SIGHUP, and the loop's timer signal: a stop signal then stays
- * pending until the loop's wait takes it, so that the last sample is emitted. Call it before anything can start a thread
- * (emit_init(), which may load an NVTX tool), so that every thread inherits the mask. */
+ * pending until the loop's wait takes it, so that the last sample is emitted. Call it before
+ * anything can start a thread (emit_init(), which may load an NVTX tool), so that every thread
+ * inherits the mask. */
 void sampler_block_signals(void);
 
 /* Register the NVTX groups and sample until a stop signal or the count; returns the exit status. */

@@ -34,8 +34,9 @@ bool ticker_open(struct ticker *t, const sigset_t *stop, bool want_timer);
 void ticker_arm(struct ticker *t, int64_t at_ns, int64_t interval_ns);
 
 /* Wait for the next tick or a stop signal, whichever comes first; true on a stop signal. A stop
- * signal that came while the thread was busy wins over a tick that fell due then too. *now_ns gets the clock after the wait; *missed the ticks that fell
- * due while this thread was late (0 if it was on time), which are not delivered. */
+ * signal that came while the thread was busy wins over a tick that fell due then too. *now_ns
+ * gets the clock after the wait; *missed the ticks that fell due while this thread was late
+ * (0 if it was on time), which are not delivered. */
 bool ticker_wait(struct ticker *t, int64_t *now_ns, uint64_t *missed);
 
 /* Delete the timer, if any. */

@@ -27,14 +27,23 @@ static void open_ticker(struct ticker *t, bool timed)
 	ck_assert(ticker_open(t, &stop, timed) == timed); /* a timer is to be had on Linux */
 }
 
+/* Open a ticker as open_ticker() does, armed to tick every millisecond from 1 ms on. */
+static void open_every_ms(struct ticker *t, bool timed)
+{
+	open_ticker(t, timed);
+	ticker_arm(t, ticker_now_ns() + MS, MS);
+}
+
+/* A time in nanoseconds as a timespec. */
+static struct timespec timespec_of(int64_t ns)
+{
+	return (struct timespec){.tv_sec = (time_t)(ns / (1000 * MS)), .tv_nsec = (long)(ns % (1000 * MS))};
+}
+
 /* Sleep ns on the monotonic clock, whatever signal comes. */
 static void stall(int64_t ns)
 {
-	struct timespec until;
-	clock_gettime(CLOCK_MONOTONIC, &until);
-	int64_t end = (int64_t)until.tv_sec * 1000 * MS + until.tv_nsec + ns;
-	until.tv_sec = (time_t)(end / (1000 * MS));
-	until.tv_nsec = (long)(end % (1000 * MS));
+	struct timespec until = timespec_of(ticker_now_ns() + ns);
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) != 0)
 		;
 }
@@ -45,7 +54,7 @@ static void stop_later(int64_t ns)
 	timer_t timer;
 	struct sigevent event = {.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGTERM};
 	ck_assert_int_eq(timer_create(CLOCK_MONOTONIC, &event, &timer), 0);
-	struct itimerspec spec = {.it_value = {.tv_sec = (time_t)(ns / (1000 * MS)), .tv_nsec = (long)(ns % (1000 * MS))}};
+	struct itimerspec spec = {.it_value = timespec_of(ns)};
 	ck_assert_int_eq(timer_settime(timer, 0, &spec, NULL), 0);
 }
 
@@ -72,8 +81,7 @@ END_TEST
 START_TEST(stall_counts_missed_ticks)
 {
 	struct ticker t;
-	open_ticker(&t, _i);
-	ticker_arm(&t, ticker_now_ns() + MS, MS);
+	open_every_ms(&t, _i);
 	int64_t now;
 	uint64_t missed;
 	ck_assert(!ticker_wait(&t, &now, &missed));
@@ -104,8 +112,7 @@ END_TEST
 START_TEST(stop_signal_beats_a_due_tick)
 {
 	struct ticker t;
-	open_ticker(&t, _i);
-	ticker_arm(&t, ticker_now_ns() + MS, MS);
+	open_every_ms(&t, _i);
 	stall(5 * MS);           /* busy: a tick falls due */
 	kill(getpid(), SIGHUP); /* to the process, as kill(1) and nsys send it */
 	int64_t now;
@@ -118,8 +125,7 @@ END_TEST
 START_TEST(stop_signal_while_always_late)
 {
 	struct ticker t;
-	open_ticker(&t, _i);
-	ticker_arm(&t, ticker_now_ns() + MS, MS);
+	open_every_ms(&t, _i);
 	int64_t now;
 	uint64_t missed;
 	for (int k = 0; k < 5; k++) { /* a sample that takes longer than the interval */
