@@ -19,8 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define NS_PER_S INT64_C(1000000000)
-#define RESCAN_PERIOD_NS NS_PER_S /* hot-plug rescans at most once per second */
+#define RESCAN_PERIOD_NS TICKER_NS_PER_S /* hot-plug rescans at most once per second */
 
 /* The set of signals that stop the loop. */
 static void stop_signals(sigset_t *set)
@@ -207,13 +206,13 @@ static int sample_loop(struct monitor *mon, const struct sampler_config *cfg, st
 			last_rescan = now;
 			now = ticker_now_ns();
 		}
-		double dt_s = (double)(now - prev) / (double)NS_PER_S;
+		double dt_s = (double)(now - prev) / (double)TICKER_NS_PER_S;
 		monitor_tick(mon, dt_s);
 		if (cfg->rdma != NULL) {
 			rdma_tick(cfg->rdma, dt_s);
 			rdma_warn(cfg->rdma); /* a saturated counter is said at once */
 		}
-		if (publish(mon, groups, total_group, rdma_groups, cfg, (double)(now - start) / (double)NS_PER_S,
+		if (publish(mon, groups, total_group, rdma_groups, cfg, (double)(now - start) / (double)TICKER_NS_PER_S,
 			    dt_s) != 0)
 			return output_failed();
 		prev = now;

@@ -9,8 +9,6 @@
 
 #include <errno.h>
 
-#define NS_PER_S INT64_C(1000000000)
-
 /* The timer's signal: a realtime one, so that it queues apart from every standard signal. */
 static int tick_signal(void)
 {
@@ -21,13 +19,13 @@ int64_t ticker_now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
+	return (int64_t)ts.tv_sec * TICKER_NS_PER_S + ts.tv_nsec;
 }
 
 /* A time in nanoseconds as a timespec. */
 static struct timespec to_timespec(int64_t ns)
 {
-	return (struct timespec){.tv_sec = (time_t)(ns / NS_PER_S), .tv_nsec = (long)(ns % NS_PER_S)};
+	return (struct timespec){.tv_sec = (time_t)(ns / TICKER_NS_PER_S), .tv_nsec = (long)(ns % TICKER_NS_PER_S)};
 }
 
 void ticker_add_signal(sigset_t *set)

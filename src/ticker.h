@@ -19,6 +19,8 @@ struct ticker {
 	int64_t interval_ns; /* the time between ticks; 0: one tick, then none */
 };
 
+#define TICKER_NS_PER_S INT64_C(1000000000) /* nanoseconds a second, of ticker_now_ns()'s clock */
+
 /* CLOCK_MONOTONIC in nanoseconds, the clock of every deadline. */
 int64_t ticker_now_ns(void);
 
