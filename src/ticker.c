@@ -50,8 +50,8 @@ bool ticker_open(struct ticker *t, const sigset_t *stop, bool want_timer)
 	t->interval_ns = 0;
 	sigset_t tick;
 	sigemptyset(&tick);
-	sigaddset(&tick, tick_signal());
-	sigaddset(&t->wake, tick_signal());
+	ticker_add_signal(&tick);
+	ticker_add_signal(&t->wake);
 	/* Ignored where it is not blocked: a thread that unblocks every signal loses a tick to it,
 	 * and the process is not killed by the signal's default action. Blocked, it still queues. */
 	struct sigaction ignore = {.sa_handler = SIG_IGN};
